@@ -1,0 +1,149 @@
+//! The JSON model of contract §1.1: order-preserving edits, identity, compact rendering and byte counts.
+
+use serde_json::{Map, Value};
+use std::io;
+
+/// Renames `old` to `new` in place, keeping its position; an existing `new` key is removed first.
+///
+/// Returns whether `old` was present.
+pub fn rename_in_place(map: &mut Map<String, Value>, old: &str, new: &str) -> bool {
+    if !map.contains_key(old) {
+        return false;
+    }
+    map.shift_remove(new);
+    let Some(index) = map.keys().position(|k| k == old) else {
+        return false;
+    };
+    if let Some(value) = map.shift_remove(old) {
+        map.shift_insert(index, new.to_owned(), value);
+    }
+    true
+}
+
+/// Removes `key` keeping the order of the other keys.
+pub fn remove(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    map.shift_remove(key)
+}
+
+/// Sets `key`: replaces the value in place when present, appends otherwise.
+pub fn set(map: &mut Map<String, Value>, key: &str, value: Value) {
+    if let Some(slot) = map.get_mut(key) {
+        *slot = value;
+    } else {
+        map.insert(key.to_owned(), value);
+    }
+}
+
+/// Identity (contract §1.1): key order matters and numbers must have the same kind and `f64` bits.
+///
+/// Iterative, so it never overflows the stack.
+///
+/// ```
+/// use llmshim_core::json::identical;
+/// use serde_json::json;
+///
+/// assert!(identical(&json!({"a": 1, "b": 2}), &json!({"a": 1, "b": 2})));
+/// assert!(!identical(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})));
+/// assert!(!identical(&json!(0.0), &json!(-0.0)));
+/// assert!(!identical(&json!(1), &json!(1.0)));
+/// ```
+pub fn identical(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((x, y)) = stack.pop() {
+        match (x, y) {
+            (Value::Null, Value::Null) => {}
+            (Value::Bool(p), Value::Bool(q)) if p == q => {}
+            (Value::String(p), Value::String(q)) if p == q => {}
+            (Value::Number(p), Value::Number(q)) => {
+                if !same_number(p, q) {
+                    return false;
+                }
+            }
+            (Value::Array(p), Value::Array(q)) if p.len() == q.len() => {
+                stack.extend(p.iter().zip(q));
+            }
+            (Value::Object(p), Value::Object(q)) if p.len() == q.len() => {
+                for ((kp, vp), (kq, vq)) in p.iter().zip(q) {
+                    if kp != kq {
+                        return false;
+                    }
+                    stack.push((vp, vq));
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn same_number(p: &serde_json::Number, q: &serde_json::Number) -> bool {
+    if let (Some(a), Some(b)) = (p.as_i64(), q.as_i64()) {
+        return a == b;
+    }
+    if let (Some(a), Some(b)) = (p.as_u64(), q.as_u64()) {
+        return a == b;
+    }
+    if p.is_f64() && q.is_f64() {
+        return p.as_f64().map(f64::to_bits) == q.as_f64().map(f64::to_bits);
+    }
+    false
+}
+
+/// Compact JSON text of `value`, as written by the compact serializer of `serde_json`.
+pub fn compact(value: &Value) -> String {
+    // Serializing a `Value` cannot fail: every key is a string and every number is finite.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The byte length of `value`'s compact JSON text, counted without building the text.
+pub fn compact_len(value: &Value) -> usize {
+    let mut counter = Counter(0);
+    // Writing to a counter cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
+struct Counter(usize);
+
+impl io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The depth of the deepest value in `value` (root 0), or `None` as soon as it exceeds `limit`.
+///
+/// Iterative, so a value nested far deeper than the stack allows is measured safely.
+pub fn depth_within(value: &Value, limit: usize) -> Option<usize> {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        if d > limit {
+            return None;
+        }
+        deepest = deepest.max(d);
+        match v {
+            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    Some(deepest)
+}
+
+/// Drops `value` without recursion, so a value nested deeper than the stack allows is freed safely.
+pub fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, x)| x)),
+            _ => {}
+        }
+    }
+}

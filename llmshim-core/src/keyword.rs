@@ -1,0 +1,217 @@
+//! The keyword vocabulary: which keys of a schema object hold subschemas and which hold data.
+
+/// How the walker treats the value of a key in a schema object (contract §1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeywordClass {
+    /// Each member value is a schema; member names are data (`properties`, `patternProperties`, `dependentSchemas`).
+    MapChildren,
+    /// The value is one schema (`items`, `not`, `additionalProperties`, ...).
+    SingleChild,
+    /// Each element is a schema and the array must be non-empty (`anyOf`, `oneOf`, `allOf`, `prefixItems`).
+    ArrayChildren,
+    /// `$defs` and `definitions`: read by the registry, never walked as children.
+    Definitions,
+    /// Every other key: the value is data and is never entered.
+    Literal,
+}
+
+/// The keywords whose values hold subschemas, in the order the walker visits them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Keyword {
+    /// `properties`.
+    Properties,
+    /// `patternProperties`.
+    PatternProperties,
+    /// `dependentSchemas`.
+    DependentSchemas,
+    /// `items`.
+    Items,
+    /// `contains`.
+    Contains,
+    /// `additionalProperties`.
+    AdditionalProperties,
+    /// `unevaluatedProperties`.
+    UnevaluatedProperties,
+    /// `unevaluatedItems`.
+    UnevaluatedItems,
+    /// `propertyNames`.
+    PropertyNames,
+    /// `not`.
+    Not,
+    /// `if`.
+    If,
+    /// `then`.
+    Then,
+    /// `else`.
+    Else,
+    /// `anyOf`.
+    AnyOf,
+    /// `oneOf`.
+    OneOf,
+    /// `allOf`.
+    AllOf,
+    /// `prefixItems`.
+    PrefixItems,
+}
+
+impl Keyword {
+    /// Every child keyword in walk order: map children, single children in the contract's order, array children.
+    pub const WALK_ORDER: [Keyword; 17] = [
+        Keyword::Properties,
+        Keyword::PatternProperties,
+        Keyword::DependentSchemas,
+        Keyword::Items,
+        Keyword::Contains,
+        Keyword::AdditionalProperties,
+        Keyword::UnevaluatedProperties,
+        Keyword::UnevaluatedItems,
+        Keyword::PropertyNames,
+        Keyword::Not,
+        Keyword::If,
+        Keyword::Then,
+        Keyword::Else,
+        Keyword::AnyOf,
+        Keyword::OneOf,
+        Keyword::AllOf,
+        Keyword::PrefixItems,
+    ];
+
+    /// The keyword's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Keyword::Properties => "properties",
+            Keyword::PatternProperties => "patternProperties",
+            Keyword::DependentSchemas => "dependentSchemas",
+            Keyword::Items => "items",
+            Keyword::Contains => "contains",
+            Keyword::AdditionalProperties => "additionalProperties",
+            Keyword::UnevaluatedProperties => "unevaluatedProperties",
+            Keyword::UnevaluatedItems => "unevaluatedItems",
+            Keyword::PropertyNames => "propertyNames",
+            Keyword::Not => "not",
+            Keyword::If => "if",
+            Keyword::Then => "then",
+            Keyword::Else => "else",
+            Keyword::AnyOf => "anyOf",
+            Keyword::OneOf => "oneOf",
+            Keyword::AllOf => "allOf",
+            Keyword::PrefixItems => "prefixItems",
+        }
+    }
+
+    /// The keyword spelled `name`, if it holds subschemas.
+    pub fn from_name(name: &str) -> Option<Keyword> {
+        Keyword::WALK_ORDER.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// The class of this keyword.
+    pub const fn class(self) -> KeywordClass {
+        match self {
+            Keyword::Properties | Keyword::PatternProperties | Keyword::DependentSchemas => {
+                KeywordClass::MapChildren
+            }
+            Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf | Keyword::PrefixItems => {
+                KeywordClass::ArrayChildren
+            }
+            _ => KeywordClass::SingleChild,
+        }
+    }
+
+    /// Whether a child under this keyword keeps the parent's instance-describing flag (contract §1.4).
+    pub const fn keeps_instance_position(self) -> bool {
+        !matches!(
+            self,
+            Keyword::Not
+                | Keyword::If
+                | Keyword::Then
+                | Keyword::Else
+                | Keyword::Contains
+                | Keyword::PropertyNames
+                | Keyword::DependentSchemas
+        )
+    }
+}
+
+/// The class of any key of a schema object.
+///
+/// ```
+/// use llmshim_core::{KeywordClass, keyword::class_of};
+///
+/// assert_eq!(class_of("properties"), KeywordClass::MapChildren);
+/// assert_eq!(class_of("$defs"), KeywordClass::Definitions);
+/// assert_eq!(class_of("any_of"), KeywordClass::Literal);
+/// assert_eq!(class_of("default"), KeywordClass::Literal);
+/// ```
+pub fn class_of(key: &str) -> KeywordClass {
+    match key {
+        "$defs" | "definitions" => KeywordClass::Definitions,
+        _ => Keyword::from_name(key).map_or(KeywordClass::Literal, Keyword::class),
+    }
+}
+
+/// The 14 snake-case spellings renamed by the walker, in renaming order (contract §1.3).
+pub const SNAKE_CASE: [(&str, &str); 14] = [
+    ("any_of", "anyOf"),
+    ("one_of", "oneOf"),
+    ("all_of", "allOf"),
+    ("additional_properties", "additionalProperties"),
+    ("pattern_properties", "patternProperties"),
+    ("property_ordering", "propertyOrdering"),
+    ("min_items", "minItems"),
+    ("max_items", "maxItems"),
+    ("min_length", "minLength"),
+    ("max_length", "maxLength"),
+    ("min_properties", "minProperties"),
+    ("max_properties", "maxProperties"),
+    ("exclusive_minimum", "exclusiveMinimum"),
+    ("exclusive_maximum", "exclusiveMaximum"),
+];
+
+/// The keywords that stripping lifts into descriptions instead of dropping (contract §1.6).
+pub const LIFTABLE: [&str; 33] = [
+    "default",
+    "examples",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "enum",
+    "const",
+    "contentEncoding",
+    "contentMediaType",
+    "if",
+    "then",
+    "else",
+    "not",
+    "dependentRequired",
+    "dependentSchemas",
+    "patternProperties",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Whether stripping `key` lifts it into the description.
+pub fn is_liftable(key: &str) -> bool {
+    LIFTABLE.contains(&key)
+}
+
+/// The seven JSON Schema type names.
+pub const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "integer", "string",
+];

@@ -1,0 +1,103 @@
+//! Description lifting: a removed constraint becomes a ` (keyword: value)` fragment of the node's description.
+
+use serde_json::{Map, Value};
+
+use crate::json;
+
+/// Renders a lifted value (contract §1.6 step 3): a string `pattern` or `format` raw, everything else compact JSON.
+///
+/// ```
+/// use llmshim_core::lift::render;
+/// use serde_json::json;
+///
+/// assert_eq!(render("pattern", &json!("^a+$")), "^a+$");
+/// assert_eq!(render("default", &json!("a")), "\"a\"");
+/// assert_eq!(render("maximum", &json!(100.0)), "100.0");
+/// assert_eq!(render("minimum", &json!(1e21)), "1e+21");
+/// assert_eq!(render("enum", &json!([1, "é"])), "[1,\"é\"]");
+/// ```
+pub fn render(keyword: &str, value: &Value) -> String {
+    match (keyword, value) {
+        ("pattern" | "format", Value::String(s)) => s.clone(),
+        _ => json::compact(value),
+    }
+}
+
+/// Appends the fragment for `keyword` and `value` to `node`'s description (contract §1.6).
+///
+/// A non-string description is replaced. Nothing is appended when the description already contains `(keyword:`,
+/// the duplicate marker that keeps normalization idempotent. Returns whether text was appended.
+///
+/// ```
+/// use llmshim_core::lift::append;
+/// use serde_json::json;
+///
+/// let mut node = json!({"type": "integer"});
+/// let map = node.as_object_mut().unwrap();
+/// assert!(append(map, "default", &json!(7)));
+/// assert_eq!(map["description"], "(default: 7)");
+/// assert!(!append(map, "default", &json!(8)));
+///
+/// let mut node = json!({"description": "  padded"});
+/// append(node.as_object_mut().unwrap(), "default", &json!(2.5));
+/// assert_eq!(node["description"], "padded (default: 2.5)");
+/// ```
+pub fn append(node: &mut Map<String, Value>, keyword: &str, value: &Value) -> bool {
+    let current = match node.get("description") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => "",
+    };
+    let marker = format!("({keyword}:");
+    if current.contains(&marker) {
+        return false;
+    }
+    let text = format!("{current} ({keyword}: {})", render(keyword, value));
+    let text = text.trim_start().to_owned();
+    json::set(node, "description", Value::String(text));
+    true
+}
+
+/// The per-visit queue of fragments waiting to be written, flushed in byte-wise keyword order.
+#[derive(Clone, Debug, Default)]
+pub struct Queue {
+    entries: Vec<Queued>,
+}
+
+/// One queued fragment.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Queued {
+    /// The lifted keyword.
+    pub keyword: String,
+    /// Its value as it stood when queued.
+    pub value: Value,
+    /// The rule that removed it.
+    pub rule: &'static str,
+}
+
+impl Queue {
+    /// Queues a fragment; a keyword queued twice keeps its first value.
+    pub fn push(&mut self, keyword: impl Into<String>, value: Value, rule: &'static str) {
+        let keyword = keyword.into();
+        if self.entries.iter().any(|q| q.keyword == keyword) {
+            return;
+        }
+        self.entries.push(Queued {
+            keyword,
+            value,
+            rule,
+        });
+    }
+
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Takes the queued fragments sorted by keyword in byte-wise order, leaving the queue empty.
+    pub fn drain_sorted(&mut self) -> Vec<Queued> {
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.sort_by(|a, b| a.keyword.as_bytes().cmp(b.keyword.as_bytes()));
+        entries
+    }
+}

@@ -1,0 +1,298 @@
+//! The normalization report: what changed, whether the fallback was used, and why.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a schema was replaced by the fallback or demoted from strict (contract §2.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FallbackKind {
+    /// A value that is not a schema, a container of the wrong kind, an empty `enum`, a bad `required`.
+    InvalidSchema,
+    /// A boolean subschema where the target or strict mode rejects it.
+    BooleanSchema,
+    /// A non-string `$ref`, a malformed percent-escape or a non-UTF-8 fragment.
+    InvalidRef,
+    /// A reference to a resource outside the document and the registered resources.
+    ExternalRef,
+    /// A pointer or anchor not found inside a known resource.
+    UnresolvedRef,
+    /// A reference reached again while it is being expanded.
+    RefCycle,
+    /// Two different nodes under one resource or anchor URI.
+    DuplicateResource,
+    /// A URI join failed.
+    InvalidUri,
+    /// Lookaround removal could not parse a pattern.
+    Regex,
+    /// A strict-only rule could not be satisfied.
+    StrictUnsupported,
+    /// A rule of the target's rule set (or a custom hook) rejected the schema.
+    TargetUnsupported,
+    /// A provider limit was exceeded.
+    ProviderLimit,
+    /// The depth budget was exceeded.
+    BudgetDepth,
+    /// The node budget was exceeded.
+    BudgetNodes,
+    /// The literal-byte budget was exceeded.
+    BudgetLiteral,
+    /// The result did not compile as a validator.
+    Compile,
+    /// A tool's parameters do not describe an object.
+    NotObject,
+}
+
+impl FallbackKind {
+    /// Every kind, in the contract's order.
+    pub const ALL: [FallbackKind; 17] = [
+        FallbackKind::InvalidSchema,
+        FallbackKind::BooleanSchema,
+        FallbackKind::InvalidRef,
+        FallbackKind::ExternalRef,
+        FallbackKind::UnresolvedRef,
+        FallbackKind::RefCycle,
+        FallbackKind::DuplicateResource,
+        FallbackKind::InvalidUri,
+        FallbackKind::Regex,
+        FallbackKind::StrictUnsupported,
+        FallbackKind::TargetUnsupported,
+        FallbackKind::ProviderLimit,
+        FallbackKind::BudgetDepth,
+        FallbackKind::BudgetNodes,
+        FallbackKind::BudgetLiteral,
+        FallbackKind::Compile,
+        FallbackKind::NotObject,
+    ];
+
+    /// The snake-case name used in serialized reports.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FallbackKind::InvalidSchema => "invalid_schema",
+            FallbackKind::BooleanSchema => "boolean_schema",
+            FallbackKind::InvalidRef => "invalid_ref",
+            FallbackKind::ExternalRef => "external_ref",
+            FallbackKind::UnresolvedRef => "unresolved_ref",
+            FallbackKind::RefCycle => "ref_cycle",
+            FallbackKind::DuplicateResource => "duplicate_resource",
+            FallbackKind::InvalidUri => "invalid_uri",
+            FallbackKind::Regex => "regex",
+            FallbackKind::StrictUnsupported => "strict_unsupported",
+            FallbackKind::TargetUnsupported => "target_unsupported",
+            FallbackKind::ProviderLimit => "provider_limit",
+            FallbackKind::BudgetDepth => "budget_depth",
+            FallbackKind::BudgetNodes => "budget_nodes",
+            FallbackKind::BudgetLiteral => "budget_literal",
+            FallbackKind::Compile => "compile",
+            FallbackKind::NotObject => "not_object",
+        }
+    }
+}
+
+impl fmt::Display for FallbackKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error of parsing an unknown kind or change-kind name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown name {name:?}")]
+#[non_exhaustive]
+pub struct UnknownName {
+    /// The name that was not recognized.
+    pub name: String,
+}
+
+impl FromStr for FallbackKind {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FallbackKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownName { name: s.to_owned() })
+    }
+}
+
+/// The cause of a fallback or strict demotion: kind, JSON Pointer and a human message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct FallbackReason {
+    /// The kind of failure.
+    pub kind: FallbackKind,
+    /// Where it happened (RFC 6901; the root is `""`).
+    pub pointer: String,
+    /// Lowercase human text; not stable.
+    pub message: String,
+}
+
+impl FallbackReason {
+    /// A reason of `kind` at `pointer`.
+    pub fn new(kind: FallbackKind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        FallbackReason {
+            kind,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for FallbackReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {:?}: {}", self.kind, self.pointer, self.message)
+    }
+}
+
+impl std::error::Error for FallbackReason {}
+
+/// What a change did (contract §2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ChangeKind {
+    /// A key was removed without trace.
+    Dropped,
+    /// A key was removed and recorded in a description.
+    Lifted,
+    /// A construct was replaced by an equivalent one.
+    Rewritten,
+    /// A constraint was loosened.
+    Relaxed,
+    /// A key was added.
+    Added,
+    /// An old-draft form was upgraded.
+    Upgraded,
+    /// A constraint was tightened.
+    Narrowed,
+}
+
+impl ChangeKind {
+    /// Every kind.
+    pub const ALL: [ChangeKind; 7] = [
+        ChangeKind::Dropped,
+        ChangeKind::Lifted,
+        ChangeKind::Rewritten,
+        ChangeKind::Relaxed,
+        ChangeKind::Added,
+        ChangeKind::Upgraded,
+        ChangeKind::Narrowed,
+    ];
+
+    /// The lowercase name used in serialized reports.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Dropped => "dropped",
+            ChangeKind::Lifted => "lifted",
+            ChangeKind::Rewritten => "rewritten",
+            ChangeKind::Relaxed => "relaxed",
+            ChangeKind::Added => "added",
+            ChangeKind::Upgraded => "upgraded",
+            ChangeKind::Narrowed => "narrowed",
+        }
+    }
+}
+
+impl fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ChangeKind {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ChangeKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownName { name: s.to_owned() })
+    }
+}
+
+/// One recorded change: where, which rule, what kind.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Change {
+    /// The location in the tree being built; keyword-level changes end with the keyword.
+    pub pointer: String,
+    /// The rule id, `scope.rule-name`.
+    pub rule: Cow<'static, str>,
+    /// What the change did.
+    pub kind: ChangeKind,
+}
+
+impl Change {
+    /// A change at `pointer` by `rule`.
+    pub fn new(
+        pointer: impl Into<String>,
+        rule: impl Into<Cow<'static, str>>,
+        kind: ChangeKind,
+    ) -> Self {
+        Change {
+            pointer: pointer.into(),
+            rule: rule.into(),
+            kind,
+        }
+    }
+}
+
+/// The report every normalization returns (contract §2.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Normalization {
+    /// The value now held by the caller differs from the input.
+    pub changed: bool,
+    /// The schema was replaced by the fallback.
+    pub used_fallback: bool,
+    /// Strict was requested, effective, and enforced on the returned schema.
+    pub strict: bool,
+    /// Normalization was skipped.
+    pub bypassed: bool,
+    /// Why the requested result was not produced (fallback or strict demotion).
+    pub fallback_reason: Option<FallbackReason>,
+    /// With diagnostics on, every change in the order performed.
+    pub changes: Vec<Change>,
+}
+
+impl Normalization {
+    /// A report for a bypassed normalization.
+    pub fn bypassed() -> Self {
+        Normalization {
+            bypassed: true,
+            ..Normalization::default()
+        }
+    }
+
+    /// The report as JSON, in the command line's shape: the four flags, then `fallback_reason` when present, then
+    /// `changes` when `with_changes`.
+    pub fn to_json(&self, with_changes: bool) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        map.insert("changed".into(), self.changed.into());
+        map.insert("used_fallback".into(), self.used_fallback.into());
+        map.insert("strict".into(), self.strict.into());
+        map.insert("bypassed".into(), self.bypassed.into());
+        if let Some(reason) = &self.fallback_reason {
+            let mut r = serde_json::Map::new();
+            r.insert("kind".into(), reason.kind.as_str().into());
+            r.insert("pointer".into(), reason.pointer.clone().into());
+            r.insert("message".into(), reason.message.clone().into());
+            map.insert("fallback_reason".into(), r.into());
+        }
+        if with_changes {
+            let changes = self
+                .changes
+                .iter()
+                .map(|c| {
+                    let mut m = serde_json::Map::new();
+                    m.insert("pointer".into(), c.pointer.clone().into());
+                    m.insert("rule".into(), c.rule.to_string().into());
+                    m.insert("kind".into(), c.kind.as_str().into());
+                    serde_json::Value::Object(m)
+                })
+                .collect();
+            map.insert("changes".into(), serde_json::Value::Array(changes));
+        }
+        serde_json::Value::Object(map)
+    }
+}

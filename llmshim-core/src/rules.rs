@@ -1,0 +1,439 @@
+//! Rule-set data: everything that makes one target differ from another, as plain values (contract §4.1).
+
+/// How a target expresses null (contract §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Nullable {
+    /// Type arrays and `nullable` are left alone.
+    #[default]
+    Preserve,
+    /// `type: [X, "null"]` becomes `type: X` plus `nullable: true`.
+    Marker,
+    /// As `Marker` without the marker; every `nullable` key is deleted.
+    Remove,
+}
+
+impl Nullable {
+    /// The lowercase name used by the command line and batch lines.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Nullable::Preserve => "preserve",
+            Nullable::Marker => "marker",
+            Nullable::Remove => "remove",
+        }
+    }
+}
+
+/// The option defaults a rule set gives `Options::for_target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Policy {
+    /// The nullability policy.
+    pub nullable: Nullable,
+    /// Whether `oneOf` becomes `anyOf`.
+    pub rewrite_one_of: bool,
+    /// Whether lookaround groups are deleted from patterns.
+    pub strip_lookarounds: bool,
+}
+
+impl Policy {
+    /// A policy from its three defaults.
+    pub const fn new(nullable: Nullable, rewrite_one_of: bool, strip_lookarounds: bool) -> Self {
+        Policy {
+            nullable,
+            rewrite_one_of,
+            strip_lookarounds,
+        }
+    }
+}
+
+/// Boolean subschemas outside strict mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Booleans {
+    /// Kept as they are.
+    Keep,
+    /// Rejected with `boolean_schema`.
+    Reject,
+}
+
+/// What happens to `$schema` (step W8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SchemaUri {
+    /// Removed at every level.
+    Remove,
+    /// Set to the 2020-12 dialect URI in place.
+    Set2020,
+}
+
+/// The root rule (contract §4.3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Root {
+    /// Any root.
+    Any,
+    /// The root must have `type: "object"`.
+    Object,
+    /// The root must be an object without these keys; root shaping rewrites them where it can.
+    Shaped(&'static [&'static str]),
+}
+
+/// Empty `properties` handling (steps W26 and W28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EmptyProperties {
+    /// `properties: {}` is appended to every object that lacks it.
+    Add,
+    /// Nothing is added or removed.
+    Never,
+    /// An empty `properties` map is removed.
+    Remove,
+}
+
+/// Default `items` for arrays without one (step W27).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DefaultItems {
+    /// Nothing is added.
+    None,
+    /// `items: {}` outside strict.
+    Empty,
+    /// `items: {"type": "string"}`.
+    String,
+}
+
+/// The native tool shape of a target (contract §9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Envelope {
+    /// `{"type":"function","function":{...}}`.
+    Chat,
+    /// Responses flat tools, which always carry `strict`.
+    Flat,
+    /// `{"name","description","input_schema"}`.
+    Anthropic,
+    /// `[{"functionDeclarations":[...]}]`.
+    FunctionDeclarations,
+    /// Function declarations inside the Code Assist request envelope.
+    CodeAssist,
+    /// `{"name","description","inputSchema"}`.
+    Mcp,
+}
+
+/// The OpenAI strict limits (contract §5.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct OpenAiLimits {
+    /// Keys of all `properties` maps.
+    pub max_properties: usize,
+    /// Object and array nesting levels.
+    pub max_nesting: usize,
+    /// Sum of all `enum` lengths.
+    pub max_enum_values: usize,
+    /// UTF-8 bytes of property names, enum and const values.
+    pub max_string_bytes: usize,
+    /// An enum longer than this is a large enum.
+    pub large_enum_values: usize,
+    /// A large enum's string values may not exceed this many bytes.
+    pub large_enum_bytes: usize,
+}
+
+impl OpenAiLimits {
+    /// OpenAI's published limits.
+    pub const OPENAI: OpenAiLimits = OpenAiLimits {
+        max_properties: 5_000,
+        max_nesting: 10,
+        max_enum_values: 1_000,
+        max_string_bytes: 120_000,
+        large_enum_values: 250,
+        large_enum_bytes: 15_000,
+    };
+}
+
+/// The Anthropic per-request strict budget (contract §5.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct AnthropicBudget {
+    /// Strict tools per request.
+    pub max_strict_tools: usize,
+    /// Optional parameters per request.
+    pub max_optional: usize,
+    /// Union-typed parameters per request.
+    pub max_unions: usize,
+}
+
+impl AnthropicBudget {
+    /// Anthropic's published budget.
+    pub const ANTHROPIC: AnthropicBudget = AnthropicBudget {
+        max_strict_tools: 20,
+        max_optional: 24,
+        max_unions: 16,
+    };
+}
+
+/// The strict profile of a rule set: present means strict requests are enforced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct StrictProfile {
+    /// Per-schema limits, if the target has them.
+    pub openai_limits: Option<OpenAiLimits>,
+    /// Per-request budget, if the target has one.
+    pub anthropic_budget: Option<AnthropicBudget>,
+}
+
+impl StrictProfile {
+    /// A profile with the given limits.
+    pub const fn new(
+        openai_limits: Option<OpenAiLimits>,
+        anthropic_budget: Option<AnthropicBudget>,
+    ) -> Self {
+        StrictProfile {
+            openai_limits,
+            anthropic_budget,
+        }
+    }
+}
+
+/// Everything that selects a target's transport rules (contract §4.1).
+///
+/// Built-in rule sets live in `llmshim-targets`; a custom target builds its own with [`RuleSet::new`] and the
+/// `with_*` methods, all `const`, so it can be a `static`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct RuleSet {
+    /// `Options::for_target` defaults.
+    pub defaults: Policy,
+    /// Boolean subschemas outside strict.
+    pub booleans: Booleans,
+    /// `$schema` handling.
+    pub schema_uri: SchemaUri,
+    /// The root rule.
+    pub root: Root,
+    /// Tuple flattening outside strict.
+    pub flatten_tuples: bool,
+    /// `items` implies `type: "array"` during type inference.
+    pub infer_array_from_items: bool,
+    /// The keep-list: every other key is stripped.
+    pub keep: Option<&'static [&'static str]>,
+    /// Anthropic structured-output bounds.
+    pub output_bounds: bool,
+    /// The OpenAI regex dialect check.
+    pub openai_patterns: bool,
+    /// Google-family value rules.
+    pub google_values: bool,
+    /// Type-array split outside strict.
+    pub split_type_arrays: bool,
+    /// Empty `properties` handling.
+    pub empty_properties: EmptyProperties,
+    /// Default `items`.
+    pub default_items: DefaultItems,
+    /// Nullable-`anyOf` collapse.
+    pub collapse_nullable_any_of: bool,
+    /// CCA combinator merge.
+    pub merge_combinators: bool,
+    /// `required` names must exist in `properties`.
+    pub filter_required: bool,
+    /// `anyOf` must stand alone.
+    pub isolate_any_of: bool,
+    /// Every node needs a `type` (or `anyOf`).
+    pub require_type: bool,
+    /// `type: "null"` is rejected.
+    pub forbid_null_type: bool,
+    /// Keywords that may not appear in the output.
+    pub forbidden: &'static [&'static str],
+    /// The strict profile; `None` means strict requests are ignored.
+    pub strict: Option<StrictProfile>,
+    /// The native tool shape.
+    pub envelope: Envelope,
+}
+
+impl RuleSet {
+    /// The most permissive rule set: keep everything, strict without limits, chat envelope.
+    pub const fn new() -> Self {
+        RuleSet {
+            defaults: Policy::new(Nullable::Preserve, false, false),
+            booleans: Booleans::Keep,
+            schema_uri: SchemaUri::Remove,
+            root: Root::Any,
+            flatten_tuples: false,
+            infer_array_from_items: false,
+            keep: None,
+            output_bounds: false,
+            openai_patterns: false,
+            google_values: false,
+            split_type_arrays: false,
+            empty_properties: EmptyProperties::Never,
+            default_items: DefaultItems::None,
+            collapse_nullable_any_of: false,
+            merge_combinators: false,
+            filter_required: false,
+            isolate_any_of: false,
+            require_type: false,
+            forbid_null_type: false,
+            forbidden: &[],
+            strict: Some(StrictProfile::new(None, None)),
+            envelope: Envelope::Chat,
+        }
+    }
+
+    /// Sets the option defaults.
+    #[must_use]
+    pub const fn with_defaults(mut self, defaults: Policy) -> Self {
+        self.defaults = defaults;
+        self
+    }
+
+    /// Sets boolean-subschema handling.
+    #[must_use]
+    pub const fn with_booleans(mut self, booleans: Booleans) -> Self {
+        self.booleans = booleans;
+        self
+    }
+
+    /// Sets `$schema` handling.
+    #[must_use]
+    pub const fn with_schema_uri(mut self, schema_uri: SchemaUri) -> Self {
+        self.schema_uri = schema_uri;
+        self
+    }
+
+    /// Sets the root rule.
+    #[must_use]
+    pub const fn with_root(mut self, root: Root) -> Self {
+        self.root = root;
+        self
+    }
+
+    /// Sets tuple flattening outside strict.
+    #[must_use]
+    pub const fn with_flatten_tuples(mut self, on: bool) -> Self {
+        self.flatten_tuples = on;
+        self
+    }
+
+    /// Sets array inference from `items`.
+    #[must_use]
+    pub const fn with_infer_array_from_items(mut self, on: bool) -> Self {
+        self.infer_array_from_items = on;
+        self
+    }
+
+    /// Sets the keep-list.
+    #[must_use]
+    pub const fn with_keep(mut self, keep: Option<&'static [&'static str]>) -> Self {
+        self.keep = keep;
+        self
+    }
+
+    /// Sets structured-output bounds lifting.
+    #[must_use]
+    pub const fn with_output_bounds(mut self, on: bool) -> Self {
+        self.output_bounds = on;
+        self
+    }
+
+    /// Sets the OpenAI regex dialect check.
+    #[must_use]
+    pub const fn with_openai_patterns(mut self, on: bool) -> Self {
+        self.openai_patterns = on;
+        self
+    }
+
+    /// Sets the Google value rules.
+    #[must_use]
+    pub const fn with_google_values(mut self, on: bool) -> Self {
+        self.google_values = on;
+        self
+    }
+
+    /// Sets the type-array split outside strict.
+    #[must_use]
+    pub const fn with_split_type_arrays(mut self, on: bool) -> Self {
+        self.split_type_arrays = on;
+        self
+    }
+
+    /// Sets empty-`properties` handling.
+    #[must_use]
+    pub const fn with_empty_properties(mut self, mode: EmptyProperties) -> Self {
+        self.empty_properties = mode;
+        self
+    }
+
+    /// Sets default `items`.
+    #[must_use]
+    pub const fn with_default_items(mut self, mode: DefaultItems) -> Self {
+        self.default_items = mode;
+        self
+    }
+
+    /// Sets the nullable-`anyOf` collapse.
+    #[must_use]
+    pub const fn with_collapse_nullable_any_of(mut self, on: bool) -> Self {
+        self.collapse_nullable_any_of = on;
+        self
+    }
+
+    /// Sets the combinator merge.
+    #[must_use]
+    pub const fn with_merge_combinators(mut self, on: bool) -> Self {
+        self.merge_combinators = on;
+        self
+    }
+
+    /// Sets the `required` filter.
+    #[must_use]
+    pub const fn with_filter_required(mut self, on: bool) -> Self {
+        self.filter_required = on;
+        self
+    }
+
+    /// Sets `anyOf` isolation.
+    #[must_use]
+    pub const fn with_isolate_any_of(mut self, on: bool) -> Self {
+        self.isolate_any_of = on;
+        self
+    }
+
+    /// Sets whether every node needs a `type` (or `anyOf`).
+    #[must_use]
+    pub const fn with_require_type(mut self, on: bool) -> Self {
+        self.require_type = on;
+        self
+    }
+
+    /// Sets whether `type: "null"` is rejected.
+    #[must_use]
+    pub const fn with_forbid_null_type(mut self, on: bool) -> Self {
+        self.forbid_null_type = on;
+        self
+    }
+
+    /// Sets the keywords that may not appear in the output.
+    #[must_use]
+    pub const fn with_forbidden(mut self, forbidden: &'static [&'static str]) -> Self {
+        self.forbidden = forbidden;
+        self
+    }
+
+    /// Sets the strict profile.
+    #[must_use]
+    pub const fn with_strict(mut self, strict: Option<StrictProfile>) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Sets the tool envelope.
+    #[must_use]
+    pub const fn with_envelope(mut self, envelope: Envelope) -> Self {
+        self.envelope = envelope;
+        self
+    }
+}
+
+impl Default for RuleSet {
+    fn default() -> Self {
+        RuleSet::new()
+    }
+}

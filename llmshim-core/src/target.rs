@@ -1,0 +1,60 @@
+//! The extension point: what a target is, built-in or custom.
+
+use serde_json::Value;
+
+use crate::report::FallbackReason;
+use crate::rules::RuleSet;
+use crate::walk::NodeCtx;
+
+/// A target's rules: an id, the rule-set data, and two optional hooks (contract §4.2).
+///
+/// The built-in targets in `llmshim-targets` implement this trait exactly as a custom target outside the workspace
+/// does; a custom target needs only this crate.
+///
+/// ```
+/// use llmshim_core::{RuleSet, TargetRules, rules::Envelope};
+///
+/// #[derive(Debug)]
+/// struct Acme;
+///
+/// static ACME_RULES: RuleSet = RuleSet::new().with_envelope(Envelope::Chat).with_strict(None);
+///
+/// impl TargetRules for Acme {
+///     fn id(&self) -> &str {
+///         "acme"
+///     }
+///     fn rules(&self) -> &RuleSet {
+///         &ACME_RULES
+///     }
+/// }
+///
+/// assert_eq!(Acme.id(), "acme");
+/// assert!(Acme.rules().strict.is_none());
+/// ```
+pub trait TargetRules: Send + Sync + std::fmt::Debug {
+    /// The target's id; hook changes use rule ids `<id>.<rule-name>`.
+    fn id(&self) -> &str;
+
+    /// The rule-set data.
+    fn rules(&self) -> &RuleSet;
+
+    /// Step W18: runs on every visited schema object after type inference.
+    ///
+    /// # Errors
+    ///
+    /// A reason (normally `target_unsupported`) makes the schema fall back.
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        let _ = (node, cx);
+        Ok(())
+    }
+
+    /// Step W29: runs on every visited schema object after its children.
+    ///
+    /// # Errors
+    ///
+    /// A reason (normally `target_unsupported`) makes the schema fall back.
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        let _ = (node, cx);
+        Ok(())
+    }
+}

@@ -1,0 +1,547 @@
+//! The walker: one visit per schema position, running an ordered list of passes (contract §1.5).
+//!
+//! A visit counts itself against the budget (W1), runs every pass's [`Pass::enter`] in order, walks the children
+//! (W25) and runs every pass's [`Pass::leave`] in order. A pass that produces the visit's final result (reference
+//! expansion, a type-array split) returns [`Flow::Done`] and the visit ends there. A pass walks a subtree again —
+//! a reference target, a root-shaping branch without strict, a split branch — through [`NodeCtx::rewalk`].
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::budget::{Budget, Meter};
+use crate::keyword::{Keyword, KeywordClass};
+use crate::lift;
+use crate::pointer::push_token;
+use crate::report::{Change, ChangeKind, FallbackKind, FallbackReason};
+use crate::rules::Nullable;
+
+pub mod steps;
+
+/// The walker refuses to recurse deeper than this, whatever the budget says, so no budget can overflow the stack.
+pub const HARD_MAX_DEPTH: usize = 400;
+
+/// The core-side view of the effective options: what every pass may read.
+///
+/// The facade's `Options` (which names the target) is turned into `Settings` after the environment and the rule set
+/// have been applied; core never names the facade's type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Settings {
+    /// Strict enforcement is effective.
+    pub strict: bool,
+    /// The nullability policy.
+    pub nullable: Nullable,
+    /// `oneOf` becomes `anyOf`.
+    pub rewrite_one_of: bool,
+    /// Lookaround groups are deleted from patterns.
+    pub strip_lookarounds: bool,
+    /// Every change is recorded.
+    pub diagnostics: bool,
+    /// The schema is a structured-output schema.
+    pub structured_output: bool,
+    /// The budgets.
+    pub budget: Budget,
+    /// Children under a container of the wrong kind are skipped instead of failing `invalid_schema`; the
+    /// resolver-only API uses this, normalization never does.
+    pub lenient_children: bool,
+}
+
+impl Settings {
+    /// Settings with every switch off and the given budget.
+    pub fn new(budget: Budget) -> Self {
+        Settings {
+            strict: false,
+            nullable: Nullable::Preserve,
+            rewrite_one_of: false,
+            strip_lookarounds: false,
+            diagnostics: false,
+            structured_output: false,
+            budget,
+            lenient_children: false,
+        }
+    }
+
+    /// Sets strict.
+    #[must_use]
+    pub fn with_strict(mut self, on: bool) -> Self {
+        self.strict = on;
+        self
+    }
+
+    /// Sets the nullability policy.
+    #[must_use]
+    pub fn with_nullable(mut self, nullable: Nullable) -> Self {
+        self.nullable = nullable;
+        self
+    }
+
+    /// Sets the `oneOf` rewrite.
+    #[must_use]
+    pub fn with_rewrite_one_of(mut self, on: bool) -> Self {
+        self.rewrite_one_of = on;
+        self
+    }
+
+    /// Sets lookaround removal.
+    #[must_use]
+    pub fn with_strip_lookarounds(mut self, on: bool) -> Self {
+        self.strip_lookarounds = on;
+        self
+    }
+
+    /// Sets change recording.
+    #[must_use]
+    pub fn with_diagnostics(mut self, on: bool) -> Self {
+        self.diagnostics = on;
+        self
+    }
+
+    /// Sets the structured-output flag.
+    #[must_use]
+    pub fn with_structured_output(mut self, on: bool) -> Self {
+        self.structured_output = on;
+        self
+    }
+
+    /// Sets lenient child handling.
+    #[must_use]
+    pub fn with_lenient_children(mut self, on: bool) -> Self {
+        self.lenient_children = on;
+        self
+    }
+}
+
+/// The position flags of a visit (contract §1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Position {
+    /// The subschema constrains the instance positively; type inference runs only here.
+    pub instance: bool,
+    /// The node is the root or stands for it; root shaping and root checks run only here.
+    pub root: bool,
+}
+
+impl Position {
+    /// The root's position: instance-describing and root.
+    pub const ROOT: Position = Position {
+        instance: true,
+        root: true,
+    };
+
+    /// A position from its two flags.
+    pub const fn new(instance: bool, root: bool) -> Self {
+        Position { instance, root }
+    }
+}
+
+/// What a pass's `enter` tells the walker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Flow {
+    /// Run the remaining steps.
+    Continue,
+    /// The node is this visit's final result: no later pass, no children, no `leave`.
+    Done,
+}
+
+/// One per-node pass. Passes are listed in the order of contract §1.5 by whoever composes the walk.
+pub trait Pass {
+    /// A short name for debugging.
+    fn name(&self) -> &'static str;
+
+    /// Runs before the children are walked.
+    ///
+    /// # Errors
+    ///
+    /// A reason ends the whole walk.
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let _ = (node, cx);
+        Ok(Flow::Continue)
+    }
+
+    /// Runs after the children were walked.
+    ///
+    /// # Errors
+    ///
+    /// A reason ends the whole walk.
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        let _ = (node, cx);
+        Ok(())
+    }
+}
+
+/// How to walk a subtree again from inside a pass.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Rewalk {
+    /// The base URI of the subtree; the current node's when `None`.
+    pub base: Option<Arc<str>>,
+    /// The position flags; the current node's when `None`.
+    pub position: Option<Position>,
+    /// Walk with strict forced to this value; the current setting when `None`.
+    pub strict: Option<bool>,
+}
+
+impl Rewalk {
+    /// Re-walk at the current node's base and position.
+    pub fn here() -> Self {
+        Rewalk {
+            base: None,
+            position: None,
+            strict: None,
+        }
+    }
+
+    /// Sets the base URI.
+    #[must_use]
+    pub fn with_base(mut self, base: Arc<str>) -> Self {
+        self.base = Some(base);
+        self
+    }
+
+    /// Sets the position flags.
+    #[must_use]
+    pub fn with_position(mut self, position: Position) -> Self {
+        self.position = Some(position);
+        self
+    }
+
+    /// Forces strict on or off.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = Some(strict);
+        self
+    }
+}
+
+struct Shared {
+    settings: Settings,
+    meter: Meter,
+    changes: Vec<Change>,
+    pointer: String,
+}
+
+/// What a pass sees of the walk at one visit: location, flags, settings, the lift queue and the change log.
+pub struct NodeCtx<'a> {
+    shared: &'a mut Shared,
+    passes: &'a [&'a dyn Pass],
+    depth: usize,
+    base: Arc<str>,
+    position: Position,
+    lifts: lift::Queue,
+}
+
+impl std::fmt::Debug for NodeCtx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeCtx")
+            .field("pointer", &self.shared.pointer)
+            .field("depth", &self.depth)
+            .field("base", &self.base)
+            .field("position", &self.position)
+            .finish_non_exhaustive()
+    }
+}
+
+impl NodeCtx<'_> {
+    /// The node's location in the tree being built.
+    pub fn pointer(&self) -> &str {
+        &self.shared.pointer
+    }
+
+    /// The node's depth (the root is 0).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The base URI in effect for this node.
+    pub fn base(&self) -> &Arc<str> {
+        &self.base
+    }
+
+    /// Changes the base URI for the rest of this visit and the node's children (step W3).
+    pub fn set_base(&mut self, base: Arc<str>) {
+        self.base = base;
+    }
+
+    /// The position flags.
+    pub fn position(&self) -> Position {
+        self.position
+    }
+
+    /// The effective settings.
+    pub fn settings(&self) -> &Settings {
+        &self.shared.settings
+    }
+
+    /// The walk's meter, for passes that charge extra work.
+    pub fn meter(&mut self) -> &mut Meter {
+        &mut self.shared.meter
+    }
+
+    /// A reason of `kind` at this node.
+    pub fn fail(&self, kind: FallbackKind, message: impl Into<String>) -> FallbackReason {
+        FallbackReason::new(kind, self.shared.pointer.clone(), message)
+    }
+
+    /// Records a change at this node, or at `keyword` below it, when diagnostics are on.
+    pub fn record(
+        &mut self,
+        rule: impl Into<Cow<'static, str>>,
+        kind: ChangeKind,
+        keyword: Option<&str>,
+    ) {
+        if !self.shared.settings.diagnostics {
+            return;
+        }
+        let mut pointer = self.shared.pointer.clone();
+        if let Some(k) = keyword {
+            push_token(&mut pointer, k);
+        }
+        self.shared.changes.push(Change::new(pointer, rule, kind));
+    }
+
+    /// Queues a lift of `keyword` with `value` by `rule`; the queue is flushed by [`NodeCtx::flush_lifts`].
+    pub fn queue_lift(&mut self, keyword: impl Into<String>, value: Value, rule: &'static str) {
+        self.lifts.push(keyword, value, rule);
+    }
+
+    /// Writes the queued fragments into `node`'s description in byte-wise keyword order, recording one `lifted`
+    /// change per fragment (also when the duplicate marker appends no text).
+    pub fn flush_lifts(&mut self, node: &mut Value) {
+        if self.lifts.is_empty() {
+            return;
+        }
+        let queued = self.lifts.drain_sorted();
+        let Some(map) = node.as_object_mut() else {
+            return;
+        };
+        for q in queued {
+            lift::append(map, &q.keyword, &q.value);
+            self.record(q.rule, ChangeKind::Lifted, Some(&q.keyword));
+        }
+    }
+
+    /// Walks `value` again as a subtree of this node, at depth + 1, located at this node's pointer.
+    ///
+    /// # Errors
+    ///
+    /// The first reason any step of the subtree's walk gives.
+    pub fn rewalk(&mut self, value: &mut Value, how: &Rewalk) -> Result<(), FallbackReason> {
+        let base = how.base.clone().unwrap_or_else(|| self.base.clone());
+        let position = how.position.unwrap_or(self.position);
+        let saved = self.shared.settings.strict;
+        if let Some(strict) = how.strict {
+            self.shared.settings.strict = strict;
+        }
+        let result = visit(
+            self.shared,
+            self.passes,
+            value,
+            self.depth + 1,
+            base,
+            position,
+        );
+        self.shared.settings.strict = saved;
+        result
+    }
+}
+
+/// The outcome of a successful walk.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Walked {
+    /// The changes recorded (empty without diagnostics).
+    pub changes: Vec<Change>,
+    /// Visits counted.
+    pub nodes: usize,
+    /// Literal bytes charged.
+    pub literal_bytes: usize,
+}
+
+/// Walks `root` in place with `passes`, starting at `base` in root position.
+///
+/// # Errors
+///
+/// The first reason a step gives; `root` is then in an unspecified, partly rewritten state, so callers walk a clone.
+///
+/// # Examples
+///
+/// ```
+/// use llmshim_core::walk::{self, steps, Settings};
+/// use llmshim_core::{Budget, Pass};
+/// use serde_json::json;
+///
+/// let mut schema = json!({"type": "object", "properties": {"a": {"min_length": 1, "minLength": 2}}});
+/// let passes: [&dyn Pass; 2] = [&steps::Shape::keep_booleans(), &steps::SnakeCase];
+/// walk::walk(&mut schema, &passes, &Settings::new(Budget::default()), "https://llmshim.invalid/schema".into())?;
+/// assert_eq!(schema, json!({"type": "object", "properties": {"a": {"minLength": 1}}}));
+/// # Ok::<(), llmshim_core::FallbackReason>(())
+/// ```
+pub fn walk(
+    root: &mut Value,
+    passes: &[&dyn Pass],
+    settings: &Settings,
+    base: Arc<str>,
+) -> Result<Walked, FallbackReason> {
+    let mut shared = Shared {
+        settings: settings.clone(),
+        meter: Meter::new(settings.budget),
+        changes: Vec::new(),
+        pointer: String::new(),
+    };
+    visit(&mut shared, passes, root, 0, base, Position::ROOT)?;
+    Ok(Walked {
+        changes: shared.changes,
+        nodes: shared.meter.nodes(),
+        literal_bytes: shared.meter.literal_bytes(),
+    })
+}
+
+fn visit(
+    shared: &mut Shared,
+    passes: &[&dyn Pass],
+    node: &mut Value,
+    depth: usize,
+    base: Arc<str>,
+    position: Position,
+) -> Result<(), FallbackReason> {
+    shared.meter.visit(depth, &shared.pointer)?;
+    if depth > HARD_MAX_DEPTH {
+        return Err(FallbackReason::new(
+            FallbackKind::BudgetDepth,
+            shared.pointer.clone(),
+            format!("nesting deeper than the walker's fixed limit of {HARD_MAX_DEPTH} levels"),
+        ));
+    }
+    let mut cx = NodeCtx {
+        shared,
+        passes,
+        depth,
+        base,
+        position,
+        lifts: lift::Queue::default(),
+    };
+    for pass in passes {
+        if pass.enter(node, &mut cx)? == Flow::Done {
+            return Ok(());
+        }
+    }
+    cx.flush_lifts(node);
+    walk_children(node, &mut cx)?;
+    for pass in passes {
+        pass.leave(node, &mut cx)?;
+    }
+    cx.flush_lifts(node);
+    Ok(())
+}
+
+fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+    let lenient = cx.shared.settings.lenient_children;
+    let Some(map) = node.as_object_mut() else {
+        return Ok(());
+    };
+    let has_prefix_items = map.contains_key("prefixItems");
+    for keyword in Keyword::WALK_ORDER {
+        let name = keyword.as_str();
+        let Some(child) = map.get_mut(name) else {
+            continue;
+        };
+        let position = Position::new(
+            cx.position.instance && keyword.keeps_instance_position(),
+            false,
+        );
+        let mark = cx.shared.pointer.len();
+        push_token(&mut cx.shared.pointer, name);
+        let result = walk_keyword(keyword, child, cx, position, has_prefix_items, lenient);
+        cx.shared.pointer.truncate(mark);
+        result?;
+    }
+    Ok(())
+}
+
+fn walk_keyword(
+    keyword: Keyword,
+    child: &mut Value,
+    cx: &mut NodeCtx<'_>,
+    position: Position,
+    has_prefix_items: bool,
+    lenient: bool,
+) -> Result<(), FallbackReason> {
+    let depth = cx.depth + 1;
+    match keyword.class() {
+        KeywordClass::MapChildren => {
+            let Some(members) = child.as_object_mut() else {
+                return if lenient {
+                    Ok(())
+                } else {
+                    Err(cx.fail(
+                        FallbackKind::InvalidSchema,
+                        format!("{} must be an object", keyword.as_str()),
+                    ))
+                };
+            };
+            for (name, value) in members.iter_mut() {
+                let mark = cx.shared.pointer.len();
+                push_token(&mut cx.shared.pointer, name);
+                let result = visit(
+                    cx.shared,
+                    cx.passes,
+                    value,
+                    depth,
+                    cx.base.clone(),
+                    position,
+                );
+                cx.shared.pointer.truncate(mark);
+                result?;
+            }
+        }
+        KeywordClass::ArrayChildren => {
+            let entries = match child.as_array_mut() {
+                Some(entries) if !entries.is_empty() => entries,
+                _ if lenient => return Ok(()),
+                _ => {
+                    return Err(cx.fail(
+                        FallbackKind::InvalidSchema,
+                        format!("{} must be a non-empty array", keyword.as_str()),
+                    ));
+                }
+            };
+            for (index, value) in entries.iter_mut().enumerate() {
+                let mark = cx.shared.pointer.len();
+                push_token(&mut cx.shared.pointer, &index.to_string());
+                let result = visit(
+                    cx.shared,
+                    cx.passes,
+                    value,
+                    depth,
+                    cx.base.clone(),
+                    position,
+                );
+                cx.shared.pointer.truncate(mark);
+                result?;
+            }
+        }
+        _ => {
+            let kept_boolean = child.is_boolean()
+                && (keyword == Keyword::AdditionalProperties
+                    || (keyword == Keyword::Items && has_prefix_items));
+            if kept_boolean {
+                return Ok(());
+            }
+            if lenient && keyword == Keyword::Items && child.is_array() {
+                return Ok(());
+            }
+            visit(
+                cx.shared,
+                cx.passes,
+                child,
+                depth,
+                cx.base.clone(),
+                position,
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,12 @@
+//! The resolver's walker passes, which the facade lists among the other crates' passes in contract order.
+
+mod base;
+mod expand;
+mod meta;
+mod upgrades;
+
+pub use base::BaseUri;
+pub use expand::{Expand, Mode};
+pub(crate) use expand::{escape_token, finish_kept_refs, unique_name};
+pub use meta::Meta;
+pub use upgrades::Upgrade;

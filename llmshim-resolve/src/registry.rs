@@ -1,0 +1,393 @@
+//! The registry pre-pass: every resource and anchor of a document and its registered resources (contract §3.2, §3.3).
+
+use std::sync::Arc;
+
+use hashbrown::HashMap;
+use llmshim_core::keyword::{KeywordClass, class_of};
+use llmshim_core::pointer::push_token;
+use llmshim_core::{Budget, FallbackKind, FallbackReason, Meter};
+use serde_json::Value;
+
+use crate::draft::Draft;
+use crate::uri;
+
+/// Caller-supplied documents by absolute URI; nothing is ever fetched.
+///
+/// ```
+/// use llmshim_resolve::Resources;
+/// use serde_json::json;
+///
+/// let resources = Resources::new().with("https://example.test/name.json", json!({"type": "string"}));
+/// assert_eq!(resources.len(), 1);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Resources {
+    docs: Vec<(String, Value)>,
+}
+
+impl Resources {
+    /// No documents.
+    pub fn new() -> Self {
+        Resources::default()
+    }
+
+    /// Adds `document` under the absolute `uri`.
+    #[must_use]
+    pub fn with(mut self, uri: impl Into<String>, document: Value) -> Self {
+        self.insert(uri, document);
+        self
+    }
+
+    /// Adds `document` under the absolute `uri`.
+    pub fn insert(&mut self, uri: impl Into<String>, document: Value) {
+        self.docs.push((uri.into(), document));
+    }
+
+    /// The number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether there are no documents.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The documents with their URIs, in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.docs.iter().map(|(u, v)| (u.as_str(), v))
+    }
+}
+
+/// A node of a registered document.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Loc {
+    doc: usize,
+    pointer: String,
+}
+
+/// What a reference resolves to: the node, the base URI in effect for it, and its location.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Resource<'a> {
+    /// The target node in the original document.
+    pub value: &'a Value,
+    /// The base URI in effect for the node.
+    pub base: Arc<str>,
+    /// The absolute URI of the resource holding the node (no fragment).
+    pub resource: String,
+    /// The draft of the document holding the node.
+    pub draft: Draft,
+    /// Whether the node belongs to the root document (not a registered resource).
+    pub in_root_document: bool,
+    /// The node's pointer inside its document.
+    pub pointer: String,
+}
+
+/// Every resource and anchor of a document plus caller-supplied resources, indexed by absolute URI.
+///
+/// ```
+/// use llmshim_resolve::{Registry, Resources};
+/// use serde_json::json;
+///
+/// let doc = json!({"$id": "https://ex.test/root.json", "$defs": {"a": {"$anchor": "A", "type": "string"}}});
+/// let resources = Resources::new();
+/// let registry = Registry::new(&doc, &resources)?;
+/// let hit = registry.lookup("https://ex.test/root.json#A")?;
+/// assert_eq!(hit.value, &json!({"$anchor": "A", "type": "string"}));
+/// assert_eq!(&*hit.base, "https://ex.test/root.json");
+/// # Ok::<(), llmshim_resolve::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Registry<'a> {
+    docs: Vec<(&'a Value, Draft)>,
+    resources: HashMap<String, Loc>,
+    anchors: HashMap<String, Loc>,
+    bases: HashMap<Loc, Arc<str>>,
+}
+
+impl<'a> Registry<'a> {
+    /// Indexes `document` (at the default base `https://llmshim.invalid/schema`) and `resources` with the default
+    /// budget.
+    ///
+    /// # Errors
+    ///
+    /// Duplicate resources or anchors, identifiers that cannot be joined, and budget overruns.
+    pub fn new(document: &'a Value, resources: &'a Resources) -> Result<Self, crate::Error> {
+        Registry::with_budget(document, resources, &Budget::default()).map_err(crate::Error::from)
+    }
+
+    /// Indexes `document` and `resources`, charging each document's scan against its own meter for `budget`.
+    ///
+    /// # Errors
+    ///
+    /// Duplicate resources or anchors, identifiers that cannot be joined, and budget overruns, as fallback reasons.
+    pub fn with_budget(
+        document: &'a Value,
+        resources: &'a Resources,
+        budget: &Budget,
+    ) -> Result<Self, FallbackReason> {
+        let mut registry = Registry {
+            docs: Vec::new(),
+            resources: HashMap::new(),
+            anchors: HashMap::new(),
+            bases: HashMap::new(),
+        };
+        registry.add(document, uri::DEFAULT_BASE, budget)?;
+        for (uri, doc) in resources.iter() {
+            let absolute = uri::normalize_absolute(uri)
+                .map_err(|m| FallbackReason::new(FallbackKind::InvalidUri, "", m))?;
+            registry.add(doc, uri::strip_fragment(&absolute), budget)?;
+        }
+        Ok(registry)
+    }
+
+    fn add(&mut self, doc: &'a Value, base: &str, budget: &Budget) -> Result<(), FallbackReason> {
+        let index = self.docs.len();
+        let draft = Draft::detect(doc);
+        self.docs.push((doc, draft));
+        let root = Loc {
+            doc: index,
+            pointer: String::new(),
+        };
+        self.register_resource(base.to_owned(), root, "")?;
+        let mut scan = Scan {
+            registry: self,
+            doc: index,
+            draft,
+            meter: Meter::new(*budget),
+            pointer: String::new(),
+        };
+        scan.visit(doc, base.into(), 0)
+    }
+
+    fn register_resource(&mut self, uri: String, loc: Loc, at: &str) -> Result<(), FallbackReason> {
+        register(&mut self.resources, uri, loc, at)
+    }
+
+    /// Resolves an absolute URI with an optional fragment (contract §3.3).
+    ///
+    /// # Errors
+    ///
+    /// `invalid_ref` for a malformed percent-escape or a non-UTF-8 fragment, `external_ref` when no resource has the
+    /// URI, `unresolved_ref` when the pointer or anchor is not found.
+    pub fn lookup(&self, absolute: &str) -> Result<Resource<'a>, crate::Error> {
+        self.resolve(absolute, "").map_err(crate::Error::from)
+    }
+
+    /// As [`Registry::lookup`], with failures located at `at` and given as fallback reasons.
+    ///
+    /// # Errors
+    ///
+    /// As [`Registry::lookup`].
+    pub fn resolve(&self, absolute: &str, at: &str) -> Result<Resource<'a>, FallbackReason> {
+        let (resource_uri, raw_fragment) = uri::split_fragment(absolute);
+        let fragment = uri::percent_decode(raw_fragment).ok_or_else(|| {
+            FallbackReason::new(
+                FallbackKind::InvalidRef,
+                at,
+                format!("malformed percent-escape in {absolute:?}"),
+            )
+        })?;
+        let Some(loc) = self.resources.get(resource_uri) else {
+            return Err(FallbackReason::new(
+                FallbackKind::ExternalRef,
+                at,
+                format!(
+                    "{resource_uri:?} is neither in the document nor registered, and nothing is fetched"
+                ),
+            ));
+        };
+        let target = if fragment.is_empty() {
+            loc.clone()
+        } else if fragment.starts_with('/') {
+            Loc {
+                doc: loc.doc,
+                pointer: format!("{}{}", loc.pointer, fragment),
+            }
+        } else {
+            let key = format!("{resource_uri}#{fragment}");
+            self.anchors.get(&key).cloned().ok_or_else(|| {
+                FallbackReason::new(
+                    FallbackKind::UnresolvedRef,
+                    at,
+                    format!("no anchor {fragment:?} in {resource_uri:?}"),
+                )
+            })?
+        };
+        let (doc, draft) = self
+            .docs
+            .get(target.doc)
+            .map_or((None, Draft::default()), |(d, dr)| (Some(*d), *dr));
+        let value = doc
+            .and_then(|d| d.pointer(&target.pointer))
+            .ok_or_else(|| {
+                FallbackReason::new(
+                    FallbackKind::UnresolvedRef,
+                    at,
+                    format!("{absolute:?} points to nothing"),
+                )
+            })?;
+        let base = self
+            .bases
+            .get(&target)
+            .cloned()
+            .unwrap_or_else(|| resource_uri.into());
+        Ok(Resource {
+            value,
+            base,
+            resource: resource_uri.to_owned(),
+            draft,
+            in_root_document: target.doc == 0,
+            pointer: target.pointer,
+        })
+    }
+
+    /// The base URI in effect at the root of the document (its `$id` joined against the default base).
+    pub fn root_base(&self) -> Arc<str> {
+        self.bases
+            .get(&Loc {
+                doc: 0,
+                pointer: String::new(),
+            })
+            .cloned()
+            .unwrap_or_else(|| uri::DEFAULT_BASE.into())
+    }
+
+    /// The draft of the root document.
+    pub fn draft(&self) -> Draft {
+        self.docs.first().map_or(Draft::default(), |d| d.1)
+    }
+}
+
+fn register(
+    map: &mut HashMap<String, Loc>,
+    uri: String,
+    loc: Loc,
+    at: &str,
+) -> Result<(), FallbackReason> {
+    match map.get(&uri) {
+        Some(existing) if *existing != loc => Err(FallbackReason::new(
+            FallbackKind::DuplicateResource,
+            at,
+            format!("{uri:?} already names another schema"),
+        )),
+        Some(_) => Ok(()),
+        None => {
+            map.insert(uri, loc);
+            Ok(())
+        }
+    }
+}
+
+struct Scan<'r, 'a> {
+    registry: &'r mut Registry<'a>,
+    doc: usize,
+    draft: Draft,
+    meter: Meter,
+    pointer: String,
+}
+
+impl Scan<'_, '_> {
+    fn visit(&mut self, value: &Value, base: Arc<str>, depth: usize) -> Result<(), FallbackReason> {
+        self.meter.visit(depth, &self.pointer)?;
+        if depth > llmshim_core::walk::HARD_MAX_DEPTH {
+            return Err(FallbackReason::new(
+                FallbackKind::BudgetDepth,
+                self.pointer.clone(),
+                "nesting too deep",
+            ));
+        }
+        let Some(map) = value.as_object() else {
+            return Ok(());
+        };
+        let mut base = base;
+        let id = match map.get("$id") {
+            Some(Value::String(id)) => Some(id.as_str()),
+            None if self.draft.uses_plain_id() => map.get("id").and_then(Value::as_str),
+            _ => None,
+        };
+        if let Some(id) = id {
+            let joined = uri::join(&base, id).map_err(|m| {
+                FallbackReason::new(FallbackKind::InvalidUri, self.pointer.clone(), m)
+            })?;
+            let (resource, fragment) = uri::split_fragment(&joined);
+            let loc = self.here();
+            self.charge(joined.len())?;
+            if !id.is_empty() && !id.starts_with('#') {
+                self.registry
+                    .register_resource(resource.to_owned(), loc.clone(), &self.pointer)?;
+            }
+            if !fragment.is_empty() {
+                self.charge(joined.len())?;
+                register(
+                    &mut self.registry.anchors,
+                    joined.clone(),
+                    loc,
+                    &self.pointer,
+                )?;
+            }
+            base = resource.into();
+        }
+        for key in ["$anchor", "$dynamicAnchor"] {
+            if let Some(Value::String(name)) = map.get(key) {
+                let anchor = format!("{base}#{name}");
+                self.charge(anchor.len())?;
+                let loc = self.here();
+                register(&mut self.registry.anchors, anchor, loc, &self.pointer)?;
+            }
+        }
+        self.registry.bases.insert(self.here(), base.clone());
+        for (key, child) in map {
+            match (class_of(key), key.as_str()) {
+                (KeywordClass::MapChildren | KeywordClass::Definitions, _) => {
+                    if let Some(members) = child.as_object() {
+                        for (name, member) in members {
+                            self.descend(&[key, name], member, &base, depth)?;
+                        }
+                    }
+                }
+                (KeywordClass::ArrayChildren, _) | (_, "any_of" | "one_of" | "all_of") => {
+                    if let Some(entries) = child.as_array() {
+                        for (i, entry) in entries.iter().enumerate() {
+                            self.descend(&[key, &i.to_string()], entry, &base, depth)?;
+                        }
+                    }
+                }
+                (KeywordClass::SingleChild, _) if child.is_object() => {
+                    self.descend(&[key], child, &base, depth)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn descend(
+        &mut self,
+        tokens: &[&str],
+        child: &Value,
+        base: &Arc<str>,
+        depth: usize,
+    ) -> Result<(), FallbackReason> {
+        let mark = self.pointer.len();
+        for t in tokens {
+            push_token(&mut self.pointer, t);
+        }
+        let result = self.visit(child, base.clone(), depth + 1);
+        self.pointer.truncate(mark);
+        result
+    }
+
+    fn here(&self) -> Loc {
+        Loc {
+            doc: self.doc,
+            pointer: self.pointer.clone(),
+        }
+    }
+
+    fn charge(&mut self, bytes: usize) -> Result<(), FallbackReason> {
+        let at = self.pointer.clone();
+        self.meter.charge_literal(bytes, &at)
+    }
+}

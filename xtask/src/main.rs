@@ -1,0 +1,68 @@
+//! Maintainer verbs for the llmshim workspace, run as `cargo xtask <verb>`.
+
+// xtask is a command-line tool: printing to stdout and stderr is how it reports.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod ci;
+mod layers;
+mod metadata;
+mod ranks;
+mod tidy;
+
+use std::env;
+use std::process::ExitCode;
+
+/// The usage message, printed for `help` and for an unknown or missing verb.
+const USAGE: &str = "\
+usage: cargo xtask <verb>
+
+verbs:
+  ci       run every gate in order: fmt check, clippy, tests, docs, layers, tidy
+  layers   check crate dependencies against the rank table in ARCHITECTURE.md
+  tidy     check module headers, manifests, test attributes and trailing whitespace
+  help     print this message";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let [verb] = args.as_slice() else {
+        if args.is_empty() {
+            eprintln!("error: no verb given\n\n{USAGE}");
+        } else {
+            eprintln!(
+                "error: expected one verb, got {}\n\n{USAGE}",
+                args.join(" ")
+            );
+        }
+        return ExitCode::from(2);
+    };
+    let outcome = match verb.as_str() {
+        "ci" => metadata::workspace_root().and_then(|root| ci::run(&root)),
+        "layers" => metadata::workspace_root()
+            .and_then(|root| layers::run(&root))
+            .map(exit_code),
+        "tidy" => metadata::workspace_root()
+            .and_then(|root| tidy::run(&root))
+            .map(exit_code),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        // Later verbs (suite, bless, bench) get their own arms here when they exist.
+        other => {
+            eprintln!("error: unknown verb `{other}`\n\n{USAGE}");
+            Ok(2)
+        }
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Turns a check's verdict into a process exit code.
+fn exit_code(passed: bool) -> u8 {
+    u8::from(!passed)
+}
