@@ -46,6 +46,9 @@ pub struct Settings {
     /// Children under a container of the wrong kind are skipped instead of failing `invalid_schema`; the
     /// resolver-only API uses this, normalization never does.
     pub lenient_children: bool,
+    /// The members of `$defs` and `definitions` are walked too, after the other children, as positions that do not
+    /// describe the instance; the resolver-only `bundle` uses this, normalization never does.
+    pub walk_definitions: bool,
 }
 
 impl Settings {
@@ -60,6 +63,7 @@ impl Settings {
             structured_output: false,
             budget,
             lenient_children: false,
+            walk_definitions: false,
         }
     }
 
@@ -102,6 +106,13 @@ impl Settings {
     #[must_use]
     pub fn with_structured_output(mut self, on: bool) -> Self {
         self.structured_output = on;
+        self
+    }
+
+    /// Sets whether definitions are walked.
+    #[must_use]
+    pub fn with_walk_definitions(mut self, on: bool) -> Self {
+        self.walk_definitions = on;
         self
     }
 
@@ -458,6 +469,28 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
         cx.shared.pointer.truncate(mark);
         result?;
     }
+    if cx.shared.settings.walk_definitions {
+        for name in ["$defs", "definitions"] {
+            let Some(Value::Object(members)) = map.get_mut(name) else {
+                continue;
+            };
+            for (key, value) in members.iter_mut() {
+                let mark = cx.shared.pointer.len();
+                push_token(&mut cx.shared.pointer, name);
+                push_token(&mut cx.shared.pointer, key);
+                let result = visit(
+                    cx.shared,
+                    cx.passes,
+                    value,
+                    cx.depth + 1,
+                    cx.base.clone(),
+                    Position::new(false, false),
+                );
+                cx.shared.pointer.truncate(mark);
+                result?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -530,7 +563,22 @@ fn walk_keyword(
             if kept_boolean {
                 return Ok(());
             }
-            if lenient && keyword == Keyword::Items && child.is_array() {
+            if let (true, Some(entries)) = (lenient, child.as_array_mut()) {
+                // A draft-07 tuple that was not upgraded: its entries are schemas too.
+                for (index, value) in entries.iter_mut().enumerate() {
+                    let mark = cx.shared.pointer.len();
+                    push_token(&mut cx.shared.pointer, &index.to_string());
+                    let result = visit(
+                        cx.shared,
+                        cx.passes,
+                        value,
+                        depth,
+                        cx.base.clone(),
+                        position,
+                    );
+                    cx.shared.pointer.truncate(mark);
+                    result?;
+                }
                 return Ok(());
             }
             visit(

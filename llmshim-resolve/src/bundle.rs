@@ -10,10 +10,11 @@ use serde_json::{Map, Value};
 use crate::pass::{BaseUri, escape_token, unique_name};
 use crate::registry::{Registry, Resources};
 use crate::uri::{self, DEFAULT_BASE};
-use crate::{Error, Options, guard};
+use crate::{Draft, Error, Options, guard};
 
 /// Makes `value` self-contained while keeping its references: each resource that a reference reaches outside the
-/// document (a caller-supplied resource) is copied into root `$defs` under the last path segment of its URI without
+/// document (a caller-supplied resource) is copied into root `$defs` (`definitions` in a document of draft-07 or
+/// older, whose readers know no other home for embedded resources) under the last path segment of its URI without
 /// extension (`_2`, `_3`, … on collisions), keeping its `$id`, and each such reference is rewritten to
 /// `#/$defs/<key>` plus its original pointer fragment when it stands in the root resource (an anchor fragment keeps
 /// the absolute URI, which the copy's `$id` still answers; references inside copies and embedded resources keep
@@ -39,16 +40,23 @@ use crate::{Error, Options, guard};
 /// ```
 pub fn bundle(value: &mut Value, resources: &Resources, options: &Options) -> Result<(), Error> {
     guard::check_depth(value)?;
-    let registry = Registry::with_budget(value, resources, &options.budget)?;
+    let registry = Registry::with_draft(value, resources, &options.budget, options.draft)?;
     let draft = registry.draft();
+    // Drafts before 2019-09 know only `definitions` as the home of embedded resources.
+    let container = if matches!(draft, Draft::Draft202012 | Draft::Draft201909) {
+        "$defs"
+    } else {
+        "definitions"
+    };
     let taken: HashSet<String> = value
-        .get("$defs")
+        .get(container)
         .and_then(Value::as_object)
         .map(|d| d.keys().cloned().collect())
         .unwrap_or_default();
     let rewrite = Rewrite {
         registry: &registry,
         root_base: registry.root_base(),
+        container,
         state: RefCell::new(State {
             taken,
             ..State::default()
@@ -57,7 +65,9 @@ pub fn bundle(value: &mut Value, resources: &Resources, options: &Options) -> Re
     let shape = steps::Shape::lenient();
     let base = BaseUri::new(draft);
     let passes: [&dyn Pass; 3] = [&shape, &base, &rewrite];
-    let settings = Settings::new(options.budget).with_lenient_children(true);
+    let settings = Settings::new(options.budget)
+        .with_lenient_children(true)
+        .with_walk_definitions(true);
     let mut out = value.clone();
     walk::walk(&mut out, &passes, &settings, DEFAULT_BASE.into())?;
     let mut copies: Vec<(String, Value)> = Vec::new();
@@ -75,7 +85,7 @@ pub fn bundle(value: &mut Value, resources: &Resources, options: &Options) -> Re
         && let Some(map) = out.as_object_mut()
     {
         let defs = map
-            .entry("$defs")
+            .entry(container)
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(defs) = defs.as_object_mut() {
             for (key, copy) in copies {
@@ -99,6 +109,7 @@ struct State {
 struct Rewrite<'r, 'a> {
     registry: &'r Registry<'a>,
     root_base: std::sync::Arc<str>,
+    container: &'static str,
     state: RefCell<State>,
 }
 
@@ -152,7 +163,7 @@ impl Pass for Rewrite<'_, '_> {
         // are rewritten; the others keep resolving through the copy's `$id`.
         if *cx.base() == self.root_base {
             let rewritten = if fragment.is_empty() || fragment.starts_with('/') {
-                format!("#/$defs/{}{}", escape_token(&key), fragment)
+                format!("#/{}/{}{}", self.container, escape_token(&key), fragment)
             } else {
                 absolute.clone()
             };

@@ -38,7 +38,7 @@ pub fn dereference(
     options: &Options,
 ) -> Result<(), Error> {
     guard::check_depth(value)?;
-    let registry = Registry::with_budget(value, resources, &options.budget)?;
+    let registry = Registry::with_draft(value, resources, &options.budget, options.draft)?;
     let draft = registry.draft();
     let mode = Mode::Dereference {
         keep_cycles: options.cycles == Cycles::KeepRefs,

@@ -102,6 +102,8 @@ pub struct Options {
     pub cycles: Cycles,
     /// Which draft upgrades run.
     pub upgrades: Upgrades,
+    /// The document's draft; detected from its `$schema` when `None`.
+    pub draft: Option<crate::Draft>,
 }
 
 impl Options {
@@ -116,6 +118,13 @@ impl Options {
     #[must_use]
     pub fn with_cycles(mut self, cycles: Cycles) -> Self {
         self.cycles = cycles;
+        self
+    }
+
+    /// Reads the document as `draft` instead of detecting it from `$schema`.
+    #[must_use]
+    pub fn with_draft(mut self, draft: crate::Draft) -> Self {
+        self.draft = Some(draft);
         self
     }
 

@@ -127,24 +127,45 @@ impl<'a> Registry<'a> {
         resources: &'a Resources,
         budget: &Budget,
     ) -> Result<Self, FallbackReason> {
+        Registry::with_draft(document, resources, budget, None)
+    }
+
+    /// As [`Registry::with_budget`], reading `document` as `draft` when given instead of detecting its draft from
+    /// `$schema` (registered resources always declare their own).
+    ///
+    /// # Errors
+    ///
+    /// As [`Registry::with_budget`].
+    pub fn with_draft(
+        document: &'a Value,
+        resources: &'a Resources,
+        budget: &Budget,
+        draft: Option<Draft>,
+    ) -> Result<Self, FallbackReason> {
         let mut registry = Registry {
             docs: Vec::new(),
             resources: HashMap::new(),
             anchors: HashMap::new(),
             bases: HashMap::new(),
         };
-        registry.add(document, uri::DEFAULT_BASE, budget)?;
+        registry.add(document, uri::DEFAULT_BASE, budget, draft)?;
         for (uri, doc) in resources.iter() {
             let absolute = uri::normalize_absolute(uri)
                 .map_err(|m| FallbackReason::new(FallbackKind::InvalidUri, "", m))?;
-            registry.add(doc, uri::strip_fragment(&absolute), budget)?;
+            registry.add(doc, uri::strip_fragment(&absolute), budget, None)?;
         }
         Ok(registry)
     }
 
-    fn add(&mut self, doc: &'a Value, base: &str, budget: &Budget) -> Result<(), FallbackReason> {
+    fn add(
+        &mut self,
+        doc: &'a Value,
+        base: &str,
+        budget: &Budget,
+        draft: Option<Draft>,
+    ) -> Result<(), FallbackReason> {
         let index = self.docs.len();
-        let draft = Draft::detect(doc);
+        let draft = draft.unwrap_or_else(|| Draft::detect(doc));
         self.docs.push((doc, draft));
         let root = Loc {
             doc: index,
