@@ -24,3 +24,8 @@
 
 #[doc(inline)]
 pub use llmshim_resolve as resolve;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
