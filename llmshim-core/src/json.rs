@@ -89,25 +89,84 @@ fn same_number(p: &serde_json::Number, q: &serde_json::Number) -> bool {
     false
 }
 
-/// Compact JSON text of `value`, as written by the compact serializer of `serde_json`.
+/// Compact JSON text of `value`, exactly as the compact serializer of `serde_json` writes it.
+///
+/// Iterative, so a value nested far deeper than the stack allows is rendered safely.
+///
+/// ```
+/// use llmshim_core::json::compact;
+/// use serde_json::json;
+///
+/// assert_eq!(compact(&json!({"b": [1, 2.5, null], "a": "é\n"})), r#"{"b":[1,2.5,null],"a":"é\n"}"#);
+/// ```
 pub fn compact(value: &Value) -> String {
-    // Serializing a `Value` cannot fail: every key is a string and every number is finite.
-    serde_json::to_string(value).unwrap_or_default()
+    let mut text = Vec::new();
+    // Writing to a vector cannot fail.
+    let _ = write_compact(&mut text, value);
+    // The serializer writes only valid UTF-8.
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// The byte length of `value`'s compact JSON text, counted without building the text.
+///
+/// Iterative, so a value nested far deeper than the stack allows is measured safely.
 pub fn compact_len(value: &Value) -> usize {
     let mut counter = Counter(0);
     // Writing to a counter cannot fail.
-    let _ = serde_json::to_writer(&mut counter, value);
+    let _ = write_compact(&mut counter, value);
     counter.0
+}
+
+/// One piece of compact output still to be written.
+enum Piece<'a> {
+    Value(&'a Value),
+    Key(&'a str),
+    Text(&'static [u8]),
+}
+
+/// Writes `value` as compact JSON with an explicit stack; scalars and keys go through `serde_json` itself, so the
+/// text is byte for byte what `serde_json::to_writer` would produce.
+fn write_compact(out: &mut impl io::Write, value: &Value) -> io::Result<()> {
+    let mut stack = vec![Piece::Value(value)];
+    while let Some(piece) = stack.pop() {
+        match piece {
+            Piece::Text(text) => out.write_all(text)?,
+            Piece::Key(key) => {
+                serde_json::to_writer(&mut *out, key)?;
+                out.write_all(b":")?;
+            }
+            Piece::Value(Value::Array(items)) => {
+                out.write_all(b"[")?;
+                stack.push(Piece::Text(b"]"));
+                for (index, item) in items.iter().enumerate().rev() {
+                    stack.push(Piece::Value(item));
+                    if index > 0 {
+                        stack.push(Piece::Text(b","));
+                    }
+                }
+            }
+            Piece::Value(Value::Object(map)) => {
+                out.write_all(b"{")?;
+                stack.push(Piece::Text(b"}"));
+                for (index, (key, item)) in map.iter().enumerate().rev() {
+                    stack.push(Piece::Value(item));
+                    stack.push(Piece::Key(key));
+                    if index > 0 {
+                        stack.push(Piece::Text(b","));
+                    }
+                }
+            }
+            Piece::Value(scalar) => serde_json::to_writer(&mut *out, scalar)?,
+        }
+    }
+    Ok(())
 }
 
 struct Counter(usize);
 
 impl io::Write for Counter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
+        self.0 = self.0.saturating_add(buf.len());
         Ok(buf.len())
     }
 

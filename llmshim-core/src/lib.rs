@@ -1,5 +1,5 @@
 //! The shared vocabulary of llmshim: keyword classes, JSON Pointers, the per-node walker, description lifting,
-//! budgets, rule-set data and the report types.
+//! the structural check, budgets, rule-set data and the report types.
 //!
 //! Every other llmshim crate builds on this one. It performs no IO, holds no global state, knows no provider and
 //! depends on no regex engine: everything a target is arrives as [`RuleSet`] data through [`TargetRules`].
@@ -35,6 +35,7 @@
 #![warn(clippy::exhaustive_enums, clippy::exhaustive_structs)]
 
 pub mod budget;
+pub mod check;
 pub mod json;
 pub mod keyword;
 pub mod lift;

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::budget::{Budget, Meter};
 use crate::keyword::{Keyword, KeywordClass};
@@ -420,11 +420,7 @@ fn visit(
 ) -> Result<(), FallbackReason> {
     shared.meter.visit(depth, &shared.pointer)?;
     if depth > HARD_MAX_DEPTH {
-        return Err(FallbackReason::new(
-            FallbackKind::BudgetDepth,
-            shared.pointer.clone(),
-            format!("nesting deeper than the walker's fixed limit of {HARD_MAX_DEPTH} levels"),
-        ));
+        return Err(too_deep(&shared.pointer));
     }
     let mut cx = NodeCtx {
         shared,
@@ -434,22 +430,100 @@ fn visit(
         position,
         lifts: lift::Queue::default(),
     };
-    for pass in passes {
-        if pass.enter(node, &mut cx)? == Flow::Done {
-            return Ok(());
+    if enter_all(node, &mut cx)? == Flow::Done {
+        return Ok(());
+    }
+    walk_children(node, &mut cx)?;
+    leave_all(node, &mut cx)
+}
+
+/// Runs every pass's `enter` until one is done, then flushes the lift queue unless one was.
+#[inline(never)]
+fn enter_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+    for pass in cx.passes {
+        if pass.enter(node, cx)? == Flow::Done {
+            return Ok(Flow::Done);
         }
     }
     cx.flush_lifts(node);
-    walk_children(node, &mut cx)?;
-    for pass in passes {
-        pass.leave(node, &mut cx)?;
+    Ok(Flow::Continue)
+}
+
+/// Runs every pass's `leave`, then flushes the lift queue.
+#[inline(never)]
+fn leave_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+    for pass in cx.passes {
+        pass.leave(node, cx)?;
     }
     cx.flush_lifts(node);
     Ok(())
 }
 
+// The recursion visit → walk_children → walk_keyword → descend → visit is bounded by `HARD_MAX_DEPTH` levels, and
+// each level must stay small enough that the whole chain fits a 2 MiB thread stack even in unoptimized builds.
+// So error values are built in cold functions, and every recursive call goes through the one call site in
+// `descend`.
+
+#[cold]
+#[inline(never)]
+fn too_deep(pointer: &str) -> FallbackReason {
+    FallbackReason::new(
+        FallbackKind::BudgetDepth,
+        pointer,
+        format!("nesting deeper than the walker's fixed limit of {HARD_MAX_DEPTH} levels"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn bad_container(cx: &NodeCtx<'_>, keyword: Keyword, expected: &str) -> FallbackReason {
+    cx.fail(
+        FallbackKind::InvalidSchema,
+        format!("{} must be {expected}", keyword.as_str()),
+    )
+}
+
+/// The pointer token a child adds below its container's pointer.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    /// A single child: the keyword was already pushed by the caller.
+    None,
+    /// A member name of a map child.
+    Key(&'a str),
+    /// An entry of an array child.
+    Index(usize),
+}
+
+/// Visits one child at depth + 1 with this node's base, below the current pointer plus `token`.
+#[inline(never)]
+fn descend(
+    cx: &mut NodeCtx<'_>,
+    value: &mut Value,
+    token: Token<'_>,
+    position: Position,
+) -> Result<(), FallbackReason> {
+    let mark = cx.shared.pointer.len();
+    match token {
+        Token::None => {}
+        Token::Key(key) => push_token(&mut cx.shared.pointer, key),
+        Token::Index(index) => {
+            use std::fmt::Write as _;
+            let _ = write!(cx.shared.pointer, "/{index}");
+        }
+    }
+    let result = visit(
+        cx.shared,
+        cx.passes,
+        value,
+        cx.depth + 1,
+        cx.base.clone(),
+        position,
+    );
+    cx.shared.pointer.truncate(mark);
+    result
+}
+
 fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-    let lenient = cx.shared.settings.lenient_children;
     let Some(map) = node.as_object_mut() else {
         return Ok(());
     };
@@ -465,31 +539,55 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
         );
         let mark = cx.shared.pointer.len();
         push_token(&mut cx.shared.pointer, name);
-        let result = walk_keyword(keyword, child, cx, position, has_prefix_items, lenient);
+        let result = walk_keyword(keyword, child, cx, position, has_prefix_items);
         cx.shared.pointer.truncate(mark);
         result?;
     }
     if cx.shared.settings.walk_definitions {
-        for name in ["$defs", "definitions"] {
-            let Some(Value::Object(members)) = map.get_mut(name) else {
-                continue;
-            };
-            for (key, value) in members.iter_mut() {
-                let mark = cx.shared.pointer.len();
-                push_token(&mut cx.shared.pointer, name);
-                push_token(&mut cx.shared.pointer, key);
-                let result = visit(
-                    cx.shared,
-                    cx.passes,
-                    value,
-                    cx.depth + 1,
-                    cx.base.clone(),
-                    Position::new(false, false),
-                );
-                cx.shared.pointer.truncate(mark);
-                result?;
-            }
-        }
+        walk_definitions(map, cx)?;
+    }
+    Ok(())
+}
+
+/// Visits the members of `$defs` and `definitions` as positions that do not describe the instance.
+#[inline(never)]
+fn walk_definitions(
+    map: &mut Map<String, Value>,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    for name in ["$defs", "definitions"] {
+        let Some(Value::Object(members)) = map.get_mut(name) else {
+            continue;
+        };
+        let mark = cx.shared.pointer.len();
+        push_token(&mut cx.shared.pointer, name);
+        let result = walk_members(members, cx, Position::new(false, false));
+        cx.shared.pointer.truncate(mark);
+        result?;
+    }
+    Ok(())
+}
+
+/// Visits every member value of a map, below the current pointer plus the member name.
+fn walk_members(
+    members: &mut Map<String, Value>,
+    cx: &mut NodeCtx<'_>,
+    position: Position,
+) -> Result<(), FallbackReason> {
+    for (name, value) in members.iter_mut() {
+        descend(cx, value, Token::Key(name), position)?;
+    }
+    Ok(())
+}
+
+/// Visits every entry of an array, below the current pointer plus the index.
+fn walk_entries(
+    entries: &mut [Value],
+    cx: &mut NodeCtx<'_>,
+    position: Position,
+) -> Result<(), FallbackReason> {
+    for (index, value) in entries.iter_mut().enumerate() {
+        descend(cx, value, Token::Index(index), position)?;
     }
     Ok(())
 }
@@ -500,96 +598,25 @@ fn walk_keyword(
     cx: &mut NodeCtx<'_>,
     position: Position,
     has_prefix_items: bool,
-    lenient: bool,
 ) -> Result<(), FallbackReason> {
-    let depth = cx.depth + 1;
-    match keyword.class() {
-        KeywordClass::MapChildren => {
-            let Some(members) = child.as_object_mut() else {
-                return if lenient {
-                    Ok(())
-                } else {
-                    Err(cx.fail(
-                        FallbackKind::InvalidSchema,
-                        format!("{} must be an object", keyword.as_str()),
-                    ))
-                };
-            };
-            for (name, value) in members.iter_mut() {
-                let mark = cx.shared.pointer.len();
-                push_token(&mut cx.shared.pointer, name);
-                let result = visit(
-                    cx.shared,
-                    cx.passes,
-                    value,
-                    depth,
-                    cx.base.clone(),
-                    position,
-                );
-                cx.shared.pointer.truncate(mark);
-                result?;
-            }
+    let lenient = cx.shared.settings.lenient_children;
+    match (keyword.class(), child) {
+        (KeywordClass::MapChildren, Value::Object(members)) => walk_members(members, cx, position),
+        (KeywordClass::MapChildren, _) if lenient => Ok(()),
+        (KeywordClass::MapChildren, _) => Err(bad_container(cx, keyword, "an object")),
+        (KeywordClass::ArrayChildren, Value::Array(entries)) if !entries.is_empty() => {
+            walk_entries(entries, cx, position)
         }
-        KeywordClass::ArrayChildren => {
-            let entries = match child.as_array_mut() {
-                Some(entries) if !entries.is_empty() => entries,
-                _ if lenient => return Ok(()),
-                _ => {
-                    return Err(cx.fail(
-                        FallbackKind::InvalidSchema,
-                        format!("{} must be a non-empty array", keyword.as_str()),
-                    ));
-                }
-            };
-            for (index, value) in entries.iter_mut().enumerate() {
-                let mark = cx.shared.pointer.len();
-                push_token(&mut cx.shared.pointer, &index.to_string());
-                let result = visit(
-                    cx.shared,
-                    cx.passes,
-                    value,
-                    depth,
-                    cx.base.clone(),
-                    position,
-                );
-                cx.shared.pointer.truncate(mark);
-                result?;
-            }
+        (KeywordClass::ArrayChildren, _) if lenient => Ok(()),
+        (KeywordClass::ArrayChildren, _) => Err(bad_container(cx, keyword, "a non-empty array")),
+        (_, Value::Bool(_))
+            if keyword == Keyword::AdditionalProperties
+                || (keyword == Keyword::Items && has_prefix_items) =>
+        {
+            Ok(())
         }
-        _ => {
-            let kept_boolean = child.is_boolean()
-                && (keyword == Keyword::AdditionalProperties
-                    || (keyword == Keyword::Items && has_prefix_items));
-            if kept_boolean {
-                return Ok(());
-            }
-            if let (true, Some(entries)) = (lenient, child.as_array_mut()) {
-                // A draft-07 tuple that was not upgraded: its entries are schemas too.
-                for (index, value) in entries.iter_mut().enumerate() {
-                    let mark = cx.shared.pointer.len();
-                    push_token(&mut cx.shared.pointer, &index.to_string());
-                    let result = visit(
-                        cx.shared,
-                        cx.passes,
-                        value,
-                        depth,
-                        cx.base.clone(),
-                        position,
-                    );
-                    cx.shared.pointer.truncate(mark);
-                    result?;
-                }
-                return Ok(());
-            }
-            visit(
-                cx.shared,
-                cx.passes,
-                child,
-                depth,
-                cx.base.clone(),
-                position,
-            )?;
-        }
+        // A draft-07 tuple that was not upgraded: its entries are schemas too.
+        (_, Value::Array(entries)) if lenient => walk_entries(entries, cx, position),
+        (_, child) => descend(cx, child, Token::None, position),
     }
-    Ok(())
 }

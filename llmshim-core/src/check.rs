@@ -1,0 +1,460 @@
+//! The structural check of contract §1.7: the rules S1 to S18 every finished schema must satisfy.
+//!
+//! The check reads the walk's result; it never changes it. Recursion follows the same positions as the walker:
+//! map-child values, single children (except a boolean `additionalProperties` and a boolean `items` beside
+//! `prefixItems`) and array-child entries, each in the node's stored key order. A container of the wrong kind is not
+//! entered. The depth of a child is checked before the check descends into it (S1), so it never recurses deeper
+//! than `max_depth` nor deeper than [`HARD_MAX_DEPTH`].
+//!
+//! Every violation is reported at the pointer of the node that fails; a node's own violations come in row order,
+//! before those of its children, so [`check`] lists them in document order and [`first`] returns the first of them.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+
+use serde_json::{Map, Value};
+
+use crate::budget::Budget;
+use crate::keyword::{KeywordClass, TYPE_NAMES, class_of};
+use crate::pointer::push_token;
+use crate::report::{FallbackKind, FallbackReason};
+use crate::rules::{Booleans, Nullable, Root, RuleSet};
+use crate::walk::HARD_MAX_DEPTH;
+
+/// Every violation of S1 to S18 in `schema`, in document order; empty when the schema passes.
+///
+/// `strict` means strict enforcement is effective; `nullable` is the effective nullability policy (S4 accepts a type
+/// array only without strict and under [`Nullable::Preserve`]).
+///
+/// ```
+/// use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"a": {"type": "text"}, "b": {"enum": []}}});
+/// let found = check::check(&schema, &RuleSet::new(), false, Nullable::Preserve, &Budget::default());
+/// let found: Vec<_> = found.iter().map(|r| (r.kind, r.pointer.as_str())).collect();
+/// assert_eq!(found, [
+///     (FallbackKind::InvalidSchema, "/properties/a"),
+///     (FallbackKind::InvalidSchema, "/properties/b"),
+/// ]);
+/// ```
+pub fn check(
+    schema: &Value,
+    rules: &RuleSet,
+    strict: bool,
+    nullable: Nullable,
+    budget: &Budget,
+) -> Vec<FallbackReason> {
+    let mut checker = Checker::new(rules, strict, nullable, budget, false);
+    let _ = checker.node(schema, 0);
+    checker.found
+}
+
+/// The first violation [`check`] would report, found without looking further; `None` when the schema passes.
+///
+/// ```
+/// use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+/// assert_eq!(check::first(&schema, &RuleSet::new(), false, Nullable::Preserve, &Budget::default()), None);
+///
+/// let reason = check::first(&schema, &RuleSet::new(), true, Nullable::Preserve, &Budget::default());
+/// assert_eq!(reason.map(|r| (r.kind, r.pointer)), Some((FallbackKind::StrictUnsupported, String::new())));
+/// ```
+pub fn first(
+    schema: &Value,
+    rules: &RuleSet,
+    strict: bool,
+    nullable: Nullable,
+    budget: &Budget,
+) -> Option<FallbackReason> {
+    let mut checker = Checker::new(rules, strict, nullable, budget, true);
+    let _ = checker.node(schema, 0);
+    checker.found.into_iter().next()
+}
+
+/// The keywords S12 requires to be strings.
+const STRING_KEYWORDS: [&str; 4] = ["title", "description", "format", "pattern"];
+
+/// The keywords S14 requires to be numbers.
+const NUMBER_KEYWORDS: [&str; 5] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+struct Checker<'a> {
+    rules: &'a RuleSet,
+    strict: bool,
+    nullable: Nullable,
+    max_depth: usize,
+    first_only: bool,
+    found: Vec<FallbackReason>,
+    pointer: String,
+}
+
+impl<'a> Checker<'a> {
+    fn new(
+        rules: &'a RuleSet,
+        strict: bool,
+        nullable: Nullable,
+        budget: &Budget,
+        first_only: bool,
+    ) -> Self {
+        Checker {
+            rules,
+            strict,
+            nullable,
+            max_depth: budget.max_depth,
+            first_only,
+            found: Vec::new(),
+            pointer: String::new(),
+        }
+    }
+
+    /// Records a violation at the current pointer; breaks when only the first one is wanted.
+    fn fail(&mut self, kind: FallbackKind, message: impl Into<String>) -> ControlFlow<()> {
+        self.found
+            .push(FallbackReason::new(kind, self.pointer.clone(), message));
+        if self.first_only {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// Checks one node at `depth` (whose depth is already known to be within the limits), then its children.
+    fn node(&mut self, value: &Value, depth: usize) -> ControlFlow<()> {
+        match value {
+            Value::Object(map) => {
+                self.rows(map, depth == 0)?;
+                self.children(map, depth)
+            }
+            Value::Bool(_) => {
+                if self.strict || self.rules.booleans == Booleans::Reject {
+                    self.fail(
+                        FallbackKind::BooleanSchema,
+                        "boolean subschemas are not accepted here",
+                    )?;
+                }
+                ControlFlow::Continue(())
+            }
+            _ => self.fail(
+                FallbackKind::InvalidSchema,
+                "a schema must be an object or a boolean",
+            ),
+        }
+    }
+
+    /// Descends into the children of a schema object, in its stored key order.
+    fn children(&mut self, map: &Map<String, Value>, depth: usize) -> ControlFlow<()> {
+        let has_prefix_items = map.contains_key("prefixItems");
+        for (key, child) in map {
+            match class_of(key) {
+                KeywordClass::MapChildren => {
+                    let Value::Object(members) = child else {
+                        continue;
+                    };
+                    for (name, member) in members {
+                        let mark = self.pointer.len();
+                        push_token(&mut self.pointer, key);
+                        push_token(&mut self.pointer, name);
+                        let flow = self.child(member, depth + 1);
+                        self.pointer.truncate(mark);
+                        flow?;
+                    }
+                }
+                KeywordClass::SingleChild => {
+                    let kept_boolean = child.is_boolean()
+                        && (key == "additionalProperties" || (key == "items" && has_prefix_items));
+                    if kept_boolean {
+                        continue;
+                    }
+                    let mark = self.pointer.len();
+                    push_token(&mut self.pointer, key);
+                    let flow = self.child(child, depth + 1);
+                    self.pointer.truncate(mark);
+                    flow?;
+                }
+                KeywordClass::ArrayChildren => {
+                    let Value::Array(entries) = child else {
+                        continue;
+                    };
+                    for (index, entry) in entries.iter().enumerate() {
+                        let mark = self.pointer.len();
+                        push_token(&mut self.pointer, key);
+                        let _ = write!(self.pointer, "/{index}");
+                        let flow = self.child(entry, depth + 1);
+                        self.pointer.truncate(mark);
+                        flow?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// S1: a child deeper than the limits fails and is not entered; otherwise it is checked.
+    fn child(&mut self, value: &Value, depth: usize) -> ControlFlow<()> {
+        if depth > self.max_depth {
+            let message = format!("nesting deeper than {} levels", self.max_depth);
+            return self.fail(FallbackKind::BudgetDepth, message);
+        }
+        if depth > HARD_MAX_DEPTH {
+            let message =
+                format!("nesting deeper than the walker's fixed limit of {HARD_MAX_DEPTH} levels");
+            return self.fail(FallbackKind::BudgetDepth, message);
+        }
+        self.node(value, depth)
+    }
+
+    /// S4 to S18 on one schema object, in row order.
+    fn rows(&mut self, map: &Map<String, Value>, root: bool) -> ControlFlow<()> {
+        let ty = map.get("type");
+        let type_name = ty.and_then(Value::as_str);
+
+        // S4: `type` is a type name or an allowed type array.
+        if let Some(ty) = ty {
+            self.type_value(ty)?;
+        }
+
+        // S5: an untyped node without `anyOf`.
+        if ty.is_none() && !map.contains_key("anyOf") {
+            if self.strict {
+                self.fail(
+                    FallbackKind::StrictUnsupported,
+                    "a node needs type or anyOf under strict",
+                )?;
+            } else if self.rules.require_type {
+                self.fail(
+                    FallbackKind::TargetUnsupported,
+                    "the target needs type or anyOf on every node",
+                )?;
+            }
+        }
+
+        // S6: `type: "null"` where forbidden, and keys outside the keep-list.
+        if self.rules.forbid_null_type && type_name == Some("null") {
+            self.fail(
+                FallbackKind::TargetUnsupported,
+                "the target does not accept type \"null\"",
+            )?;
+        }
+        if let Some(keep) = self.rules.keep {
+            for key in map.keys() {
+                if !keep.contains(&key.as_str()) {
+                    let message = format!("{key} is not on the target's keep-list");
+                    self.fail(FallbackKind::TargetUnsupported, message)?;
+                }
+            }
+        }
+
+        // S7: forbidden keys.
+        for key in map.keys() {
+            if self.rules.forbidden.contains(&key.as_str()) {
+                let message = format!("the target forbids {key}");
+                self.fail(FallbackKind::TargetUnsupported, message)?;
+            }
+        }
+
+        // S8: `anyOf` with siblings where it must stand alone.
+        if self.rules.isolate_any_of && map.contains_key("anyOf") && map.len() > 1 {
+            self.fail(
+                FallbackKind::TargetUnsupported,
+                "anyOf must stand alone on this target",
+            )?;
+        }
+
+        // S9: `allOf` under strict.
+        if self.strict && map.contains_key("allOf") {
+            self.fail(
+                FallbackKind::StrictUnsupported,
+                "allOf is not accepted under strict",
+            )?;
+        }
+
+        // S10: references and definitions left over.
+        for key in ["$ref", "$defs"] {
+            if map.contains_key(key) {
+                let message = format!("{key} is left in the result");
+                self.fail(FallbackKind::InvalidSchema, message)?;
+            }
+        }
+
+        // S11: `required` is an array of unique strings.
+        if let Some(required) = map.get("required")
+            && !unique_strings(required)
+        {
+            self.fail(
+                FallbackKind::InvalidSchema,
+                "required must be an array of unique strings",
+            )?;
+        }
+
+        // S12: string-valued annotations.
+        for key in STRING_KEYWORDS {
+            if map.get(key).is_some_and(|v| !v.is_string()) {
+                let message = format!("{key} must be a string");
+                self.fail(FallbackKind::InvalidSchema, message)?;
+            }
+        }
+
+        // S13: `enum` and `nullable`.
+        if map
+            .get("enum")
+            .is_some_and(|v| v.as_array().is_none_or(Vec::is_empty))
+        {
+            self.fail(
+                FallbackKind::InvalidSchema,
+                "enum must be a non-empty array",
+            )?;
+        }
+        if map.get("nullable").is_some_and(|v| !v.is_boolean()) {
+            self.fail(FallbackKind::InvalidSchema, "nullable must be a boolean")?;
+        }
+
+        // S14: numeric bounds.
+        for key in NUMBER_KEYWORDS {
+            if map.get(key).is_some_and(|v| !v.is_number()) {
+                let message = format!("{key} must be a number");
+                self.fail(FallbackKind::InvalidSchema, message)?;
+            }
+        }
+
+        if self.strict {
+            self.strict_rows(map, type_name)?;
+        }
+
+        // S18: the root rule.
+        if root {
+            self.root_rule(map, type_name)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// S4 on the value of `type`.
+    fn type_value(&mut self, ty: &Value) -> ControlFlow<()> {
+        match ty {
+            Value::String(name) if TYPE_NAMES.contains(&name.as_str()) => ControlFlow::Continue(()),
+            Value::String(name) => {
+                let message = format!("type {name:?} is not a type name");
+                self.fail(FallbackKind::InvalidSchema, message)
+            }
+            Value::Array(names)
+                if !names.is_empty()
+                    && names
+                        .iter()
+                        .all(|n| n.as_str().is_some_and(|n| TYPE_NAMES.contains(&n))) =>
+            {
+                if self.strict || self.nullable != Nullable::Preserve {
+                    self.fail(
+                        FallbackKind::TargetUnsupported,
+                        "a type array is accepted only without strict and with the preserve nullable policy",
+                    )
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }
+            _ => self.fail(
+                FallbackKind::InvalidSchema,
+                "type must be a type name or a non-empty array of type names",
+            ),
+        }
+    }
+
+    /// S15 to S17, which apply only under strict.
+    fn strict_rows(
+        &mut self,
+        map: &Map<String, Value>,
+        type_name: Option<&str>,
+    ) -> ControlFlow<()> {
+        if type_name == Some("object") {
+            let properties = map.get("properties").and_then(Value::as_object);
+            if properties.is_none() {
+                self.fail(
+                    FallbackKind::StrictUnsupported,
+                    "a strict object needs properties as an object",
+                )?;
+            }
+            if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+                self.fail(
+                    FallbackKind::StrictUnsupported,
+                    "a strict object needs additionalProperties false",
+                )?;
+            }
+            if let Some(properties) = properties
+                && !requires_each(map.get("required"), properties)
+            {
+                self.fail(
+                    FallbackKind::StrictUnsupported,
+                    "a strict object must require every property exactly once",
+                )?;
+            }
+        }
+        if type_name == Some("array") && !map.contains_key("items") {
+            self.fail(
+                FallbackKind::StrictUnsupported,
+                "a strict array needs items",
+            )?;
+        }
+        if map.contains_key("prefixItems") {
+            self.fail(
+                FallbackKind::StrictUnsupported,
+                "prefixItems is not accepted under strict",
+            )?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// S18 on the root node.
+    fn root_rule(&mut self, map: &Map<String, Value>, type_name: Option<&str>) -> ControlFlow<()> {
+        let forbidden: &[&str] = match self.rules.root {
+            Root::Any => return ControlFlow::Continue(()),
+            Root::Object => &[],
+            Root::Shaped(keys) => keys,
+        };
+        if type_name != Some("object") {
+            self.fail(
+                FallbackKind::TargetUnsupported,
+                "the root must have type \"object\" on this target",
+            )?;
+        }
+        for key in map.keys() {
+            if forbidden.contains(&key.as_str()) {
+                let message = format!("{key} is not accepted at the root on this target");
+                self.fail(FallbackKind::TargetUnsupported, message)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Whether `value` is an array of strings without repeats (S11).
+fn unique_strings(value: &Value) -> bool {
+    let Value::Array(entries) = value else {
+        return false;
+    };
+    let mut seen = HashSet::with_capacity(entries.len());
+    entries
+        .iter()
+        .all(|entry| entry.as_str().is_some_and(|name| seen.insert(name)))
+}
+
+/// Whether `required` has exactly one entry per property (S15); an absent `required` lists nothing.
+fn requires_each(required: Option<&Value>, properties: &Map<String, Value>) -> bool {
+    let entries: &[Value] = match required {
+        None => &[],
+        Some(Value::Array(entries)) => entries,
+        Some(_) => return false,
+    };
+    if entries.len() != properties.len() {
+        return false;
+    }
+    let names: HashSet<&str> = entries.iter().filter_map(Value::as_str).collect();
+    properties.keys().all(|key| names.contains(key.as_str()))
+}

@@ -1,0 +1,87 @@
+//! Step W17: type inference in instance-describing positions (contract §4.3.5).
+
+use serde_json::Value;
+
+use crate::report::{ChangeKind, FallbackKind, FallbackReason};
+use crate::walk::{Flow, NodeCtx, Pass};
+
+/// W17: gives an untyped node a `type` from `properties`, `const`, a one-kind `enum`, or (when the rule set says so)
+/// `items`. An empty `enum` fails `invalid_schema` on every visit.
+#[derive(Clone, Copy, Debug)]
+pub struct InferType {
+    arrays_from_items: bool,
+}
+
+impl InferType {
+    /// Inference; `arrays_from_items` is the rule set's `infer_array_from_items`.
+    pub const fn new(arrays_from_items: bool) -> Self {
+        InferType { arrays_from_items }
+    }
+}
+
+impl Pass for InferType {
+    fn name(&self) -> &'static str {
+        "infer-type"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let Some(map) = node.as_object_mut() else {
+            return Ok(Flow::Continue);
+        };
+        if matches!(map.get("enum"), Some(Value::Array(values)) if values.is_empty()) {
+            return Err(cx.fail(FallbackKind::InvalidSchema, "enum must not be empty"));
+        }
+        if map.contains_key("type") || !cx.position().instance {
+            return Ok(Flow::Continue);
+        }
+        let strict = cx.settings().strict;
+        let inferred = if map.contains_key("properties") {
+            Some("object")
+        } else if let Some(c) = map.get("const") {
+            match kind(c) {
+                Some(k) => Some(k),
+                None if strict => {
+                    return Err(cx.fail(
+                        FallbackKind::StrictUnsupported,
+                        "an object or array const has no strict type",
+                    ));
+                }
+                None => None,
+            }
+        } else if let Some(Value::Array(values)) = map.get("enum") {
+            let mut kinds = values.iter().map(kind);
+            let first = kinds.next().flatten();
+            match first {
+                Some(k) if kinds.all(|other| other == Some(k)) => Some(k),
+                _ if strict => {
+                    return Err(cx.fail(
+                        FallbackKind::StrictUnsupported,
+                        "an enum of mixed kinds has no strict type",
+                    ));
+                }
+                _ => None,
+            }
+        } else if self.arrays_from_items && map.contains_key("items") {
+            Some("array")
+        } else {
+            None
+        };
+        if let Some(t) = inferred {
+            map.insert("type".to_owned(), Value::String(t.to_owned()));
+            cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// The type name of a primitive literal; `None` for objects and arrays.
+fn kind(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Null => Some("null"),
+        Value::Bool(_) => Some("boolean"),
+        Value::String(_) => Some("string"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}

@@ -1,0 +1,109 @@
+//! Step W13: `oneOf` becomes `anyOf` when the options or strict mode ask for it (contract §4.3.1).
+
+use serde_json::{Map, Value};
+
+use crate::json;
+use crate::report::{ChangeKind, FallbackKind, FallbackReason};
+use crate::walk::{Flow, NodeCtx, Pass};
+
+/// W13: renames `oneOf` to `anyOf` in place, or, beside an existing `anyOf`, moves both into `allOf`.
+///
+/// The change is `rewritten` when the branches are provably exclusive (one shared property with a distinct
+/// constant in every branch) and `relaxed` otherwise.
+#[derive(Clone, Copy, Debug, Default)]
+#[expect(
+    clippy::exhaustive_structs,
+    reason = "a stateless pass is constructed by name"
+)]
+pub struct OneOf;
+
+impl Pass for OneOf {
+    fn name(&self) -> &'static str {
+        "one-of"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let settings = cx.settings();
+        if !(settings.rewrite_one_of || settings.strict) {
+            return Ok(Flow::Continue);
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(Flow::Continue);
+        };
+        let Some(one_of) = map.get("oneOf") else {
+            return Ok(Flow::Continue);
+        };
+        let kind = if provably_exclusive(one_of) {
+            ChangeKind::Rewritten
+        } else {
+            ChangeKind::Relaxed
+        };
+        if map.contains_key("anyOf") {
+            if map.get("allOf").is_some_and(|a| !a.is_array()) {
+                return Err(cx.fail(FallbackKind::InvalidSchema, "allOf must be an array"));
+            }
+            let any_of = json::remove(map, "anyOf").unwrap_or(Value::Null);
+            let one_of = json::remove(map, "oneOf").unwrap_or(Value::Null);
+            let pair = [wrap(any_of), wrap(one_of)];
+            match map.get_mut("allOf") {
+                Some(Value::Array(entries)) => entries.extend(pair),
+                _ => {
+                    map.insert("allOf".to_owned(), Value::Array(pair.into()));
+                }
+            }
+            cx.record("walk.one-of-to-any-of", kind, Some("allOf"));
+        } else {
+            json::rename_in_place(map, "oneOf", "anyOf");
+            cx.record("walk.one-of-to-any-of", kind, Some("anyOf"));
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+fn wrap(branches: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("anyOf".to_owned(), branches);
+    Value::Object(m)
+}
+
+/// Every branch is an object whose `properties` share one name with a `const` or one-element `enum` in every
+/// branch, the values pairwise distinct.
+fn provably_exclusive(one_of: &Value) -> bool {
+    let Some(branches) = one_of.as_array() else {
+        return false;
+    };
+    let Some(first) = branches
+        .first()
+        .and_then(|b| b.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return false;
+    };
+    first.keys().any(|name| {
+        let mut seen: Vec<&Value> = Vec::with_capacity(branches.len());
+        for branch in branches {
+            let Some(value) = branch
+                .get("properties")
+                .and_then(|p| p.get(name))
+                .and_then(constant)
+            else {
+                return false;
+            };
+            if seen.contains(&value) {
+                return false;
+            }
+            seen.push(value);
+        }
+        true
+    })
+}
+
+fn constant(schema: &Value) -> Option<&Value> {
+    if let Some(c) = schema.get("const") {
+        return Some(c);
+    }
+    match schema.get("enum") {
+        Some(Value::Array(values)) if values.len() == 1 => values.first(),
+        _ => None,
+    }
+}

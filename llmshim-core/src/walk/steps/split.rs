@@ -1,0 +1,121 @@
+//! Step W23: a `type` array becomes an `anyOf` of one branch per type (contract §5.3 and §4.3.11).
+
+use serde_json::{Map, Value};
+
+use crate::json;
+use crate::keyword::TYPE_NAMES;
+use crate::report::{ChangeKind, FallbackKind, FallbackReason};
+use crate::walk::{Flow, NodeCtx, Pass, Rewalk};
+
+/// W23: splits a `type` array into `anyOf` branches, each pruned of the keywords its type cannot use and walked.
+///
+/// Under strict every type name makes a branch and the wrapper keeps the description. Outside strict (the rule
+/// set's `split_type_arrays`), `"null"` makes no branch; every branch gets the description and, when `"null"` was
+/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitTypeArray {
+    outside_strict: bool,
+}
+
+impl SplitTypeArray {
+    /// The split under strict, and outside strict when `outside_strict` (the rule set's `split_type_arrays`).
+    pub const fn new(outside_strict: bool) -> Self {
+        SplitTypeArray { outside_strict }
+    }
+}
+
+impl Pass for SplitTypeArray {
+    fn name(&self) -> &'static str {
+        "split-type-array"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let strict = cx.settings().strict;
+        if !(strict || self.outside_strict) {
+            return Ok(Flow::Continue);
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(Flow::Continue);
+        };
+        let Some(Value::Array(types)) = map.get("type") else {
+            return Ok(Flow::Continue);
+        };
+        let mut names: Vec<String> = Vec::with_capacity(types.len());
+        for t in types {
+            match t.as_str() {
+                Some(name) if TYPE_NAMES.contains(&name) => names.push(name.to_owned()),
+                _ => {
+                    return Err(cx.fail(
+                        FallbackKind::InvalidSchema,
+                        "a type array may hold only type names",
+                    ));
+                }
+            }
+        }
+        if names.is_empty() {
+            return Err(cx.fail(
+                FallbackKind::InvalidSchema,
+                "a type array must not be empty",
+            ));
+        }
+        let description = json::remove(map, "description");
+        let has_null = names.iter().any(|n| n == "null");
+        let mut branches = Vec::with_capacity(names.len());
+        for name in &names {
+            if !strict && name == "null" {
+                continue;
+            }
+            let mut branch = prune(map, name);
+            if !strict {
+                if let Some(d) = &description {
+                    branch.insert("description".to_owned(), d.clone());
+                }
+                if has_null {
+                    json::set(&mut branch, "nullable", Value::Bool(true));
+                }
+            }
+            let mut branch = Value::Object(branch);
+            cx.rewalk(&mut branch, &Rewalk::here())?;
+            branches.push(branch);
+        }
+        let mut wrapper = Map::new();
+        wrapper.insert("anyOf".to_owned(), Value::Array(branches));
+        if strict && let Some(d) = description {
+            wrapper.insert("description".to_owned(), d);
+        }
+        *node = Value::Object(wrapper);
+        cx.record("walk.split-type-array", ChangeKind::Rewritten, Some("type"));
+        Ok(Flow::Done)
+    }
+}
+
+/// The node with `type` set to `name` in place and the keywords that type cannot use removed.
+fn prune(node: &Map<String, Value>, name: &str) -> Map<String, Value> {
+    if name == "null" {
+        let mut only = Map::new();
+        only.insert("type".to_owned(), Value::String("null".to_owned()));
+        return only;
+    }
+    let object_only = ["properties", "required", "additionalProperties"];
+    let array_only = ["items", "prefixItems"];
+    let numeric_only = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ];
+    let mut branch = Map::new();
+    for (key, value) in node {
+        let k = key.as_str();
+        let keep = (name == "object" || !object_only.contains(&k))
+            && (name == "array" || !array_only.contains(&k))
+            && (name == "integer" || name == "number" || !numeric_only.contains(&k));
+        if k == "type" {
+            branch.insert(key.clone(), Value::String(name.to_owned()));
+        } else if keep {
+            branch.insert(key.clone(), value.clone());
+        }
+    }
+    branch
+}

@@ -1,0 +1,602 @@
+//! The structural check (contract §1.7): every row S1 to S18 failing and passing, and the order of violations.
+
+use llmshim_core::rules::{Booleans, Root};
+use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+use serde_json::{Value, json};
+
+use FallbackKind::{
+    BooleanSchema, BudgetDepth, InvalidSchema, StrictUnsupported, TargetUnsupported,
+};
+
+/// The `(kind, pointer)` of every violation with the given rules, mode, policy and depth limit.
+fn found_with(
+    schema: &Value,
+    rules: &RuleSet,
+    strict: bool,
+    nullable: Nullable,
+    max_depth: usize,
+) -> Vec<(FallbackKind, String)> {
+    let budget = Budget::default().with_max_depth(max_depth);
+    let all = check::check(schema, rules, strict, nullable, &budget);
+    let first = check::first(schema, rules, strict, nullable, &budget);
+    assert_eq!(first.as_ref(), all.first(), "first is the first of check");
+    for reason in &all {
+        assert!(!reason.message.is_empty(), "{reason}");
+        assert!(
+            !reason.message.starts_with(|c: char| c.is_uppercase()),
+            "{reason}"
+        );
+        assert!(!reason.message.ends_with('.'), "{reason}");
+    }
+    all.into_iter().map(|r| (r.kind, r.pointer)).collect()
+}
+
+/// The violations with `rules`, non-strict, under `Preserve`.
+fn found(schema: &Value, rules: &RuleSet) -> Vec<(FallbackKind, String)> {
+    found_with(
+        schema,
+        rules,
+        false,
+        Nullable::Preserve,
+        Budget::DEFAULT_MAX_DEPTH,
+    )
+}
+
+/// The violations with the permissive rule set under strict.
+fn found_strict(schema: &Value) -> Vec<(FallbackKind, String)> {
+    found_with(
+        schema,
+        &RuleSet::new(),
+        true,
+        Nullable::Preserve,
+        Budget::DEFAULT_MAX_DEPTH,
+    )
+}
+
+/// The violations with the permissive rule set, non-strict.
+fn found_plain(schema: &Value) -> Vec<(FallbackKind, String)> {
+    found(schema, &RuleSet::new())
+}
+
+/// Expected violations, written compactly.
+fn at(list: &[(FallbackKind, &str)]) -> Vec<(FallbackKind, String)> {
+    list.iter().map(|(k, p)| (*k, (*p).to_owned())).collect()
+}
+
+/// A strict-clean object with one property `a` holding `schema`.
+fn strict_object(schema: &Value) -> Value {
+    json!({"type": "object", "properties": {"a": schema}, "required": ["a"], "additionalProperties": false})
+}
+
+fn chain() -> Value {
+    json!({"properties": {"a": {"properties": {"b": {"properties": {"c": {"type": "bad"}}}}}}})
+}
+
+#[test]
+fn s1_depth_is_checked_before_descending() {
+    let fails = found_with(&chain(), &RuleSet::new(), false, Nullable::Preserve, 2);
+    assert_eq!(
+        fails,
+        at(&[(BudgetDepth, "/properties/a/properties/b/properties/c")])
+    );
+
+    let schema =
+        json!({"properties": {"a": {"properties": {"x": {"type": "bad"}, "y": {}}}, "b": {}}});
+    let fails = found_with(&schema, &RuleSet::new(), false, Nullable::Preserve, 1);
+    assert_eq!(
+        fails,
+        at(&[
+            (BudgetDepth, "/properties/a/properties/x"),
+            (BudgetDepth, "/properties/a/properties/y")
+        ])
+    );
+
+    let passes = found_with(&chain(), &RuleSet::new(), false, Nullable::Preserve, 3);
+    assert_eq!(
+        passes,
+        at(&[(InvalidSchema, "/properties/a/properties/b/properties/c")])
+    );
+    let passes = found_with(
+        &json!({"type": "string"}),
+        &RuleSet::new(),
+        false,
+        Nullable::Preserve,
+        0,
+    );
+    assert!(passes.is_empty());
+}
+
+#[test]
+fn s2_booleans_fail_under_strict_or_when_rejected() {
+    let schema = strict_object(&json!(true));
+    assert_eq!(
+        found_strict(&schema),
+        at(&[(BooleanSchema, "/properties/a")])
+    );
+    let reject = RuleSet::new().with_booleans(Booleans::Reject);
+    assert_eq!(
+        found(&schema, &reject),
+        at(&[(BooleanSchema, "/properties/a")])
+    );
+    assert_eq!(found(&json!(false), &reject), at(&[(BooleanSchema, "")]));
+
+    assert!(found_plain(&schema).is_empty());
+    assert!(found_plain(&json!(true)).is_empty());
+}
+
+#[test]
+fn s2_skips_a_boolean_additional_properties_and_a_boolean_items_beside_prefix_items() {
+    let reject = RuleSet::new().with_booleans(Booleans::Reject);
+    let schema = json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false});
+    assert!(found(&schema, &reject).is_empty());
+    let schema = json!({"type": "object", "additionalProperties": false});
+    assert!(found(&schema, &reject).is_empty());
+    assert!(
+        found_strict(&json!({"type": "object", "properties": {}, "additionalProperties": false}))
+            .is_empty()
+    );
+
+    let schema = json!({"type": "array", "items": false});
+    assert_eq!(found(&schema, &reject), at(&[(BooleanSchema, "/items")]));
+    let schema = json!({"type": "array", "prefixItems": [true]});
+    assert_eq!(
+        found(&schema, &reject),
+        at(&[(BooleanSchema, "/prefixItems/0")])
+    );
+}
+
+#[test]
+fn s3_a_node_must_be_an_object_or_a_boolean() {
+    let schema = json!({"properties": {"a": 5, "b": null}, "items": [{}], "anyOf": ["x"]});
+    assert_eq!(
+        found_plain(&schema),
+        at(&[
+            (InvalidSchema, "/properties/a"),
+            (InvalidSchema, "/properties/b"),
+            (InvalidSchema, "/items"),
+            (InvalidSchema, "/anyOf/0"),
+        ])
+    );
+    assert_eq!(found_plain(&json!("string")), at(&[(InvalidSchema, "")]));
+    assert!(
+        found_plain(&json!({"properties": {"a": {}, "b": true}, "items": {}, "anyOf": [{}]}))
+            .is_empty()
+    );
+}
+
+#[test]
+fn s4_type_must_be_a_name_or_an_allowed_array() {
+    for ty in [
+        json!("text"),
+        json!("Object"),
+        json!(5),
+        json!(null),
+        json!([]),
+        json!(["string", "text"]),
+        json!(["string", 1]),
+        json!({"a": "string"}),
+    ] {
+        let schema = json!({"type": ty});
+        assert_eq!(found_plain(&schema), at(&[(InvalidSchema, "")]), "{schema}");
+    }
+    for name in [
+        "null", "boolean", "object", "array", "number", "integer", "string",
+    ] {
+        assert!(found_plain(&json!({"type": name})).is_empty(), "{name}");
+    }
+    assert!(found_plain(&json!({"type": ["string", "null"]})).is_empty());
+    assert!(found_plain(&json!({"type": ["integer"]})).is_empty());
+}
+
+#[test]
+fn s4_a_valid_type_array_is_unsupported_under_strict_or_a_nullable_policy() {
+    let schema = json!({"type": ["string", "null"]});
+    assert_eq!(found_strict(&schema), at(&[(TargetUnsupported, "")]));
+    for nullable in [Nullable::Marker, Nullable::Remove] {
+        let fails = found_with(
+            &schema,
+            &RuleSet::new(),
+            false,
+            nullable,
+            Budget::DEFAULT_MAX_DEPTH,
+        );
+        assert_eq!(fails, at(&[(TargetUnsupported, "")]), "{nullable:?}");
+    }
+    let invalid = json!({"type": ["string", "text"]});
+    assert_eq!(found_strict(&invalid), at(&[(InvalidSchema, "")]));
+    let fails = found_with(
+        &invalid,
+        &RuleSet::new(),
+        false,
+        Nullable::Marker,
+        Budget::DEFAULT_MAX_DEPTH,
+    );
+    assert_eq!(fails, at(&[(InvalidSchema, "")]));
+}
+
+#[test]
+fn s5_a_node_needs_type_or_any_of_under_strict_or_when_required() {
+    assert_eq!(found_strict(&json!({})), at(&[(StrictUnsupported, "")]));
+    assert_eq!(
+        found_strict(&strict_object(&json!({"description": "untyped"}))),
+        at(&[(StrictUnsupported, "/properties/a")])
+    );
+    let typed = RuleSet::new().with_require_type(true);
+    assert_eq!(
+        found(&json!({"properties": {"a": {}}}), &typed),
+        at(&[
+            (TargetUnsupported, ""),
+            (TargetUnsupported, "/properties/a")
+        ])
+    );
+    let both = found_with(
+        &json!({}),
+        &typed,
+        true,
+        Nullable::Preserve,
+        Budget::DEFAULT_MAX_DEPTH,
+    );
+    assert_eq!(both, at(&[(StrictUnsupported, "")]));
+
+    assert!(found_strict(&json!({"anyOf": [{"type": "string"}]})).is_empty());
+    assert!(found(&json!({"anyOf": [{"type": "string"}]}), &typed).is_empty());
+    assert!(found_plain(&json!({"properties": {"a": {}}})).is_empty());
+}
+
+#[test]
+fn s6_null_type_where_forbidden() {
+    let no_null = RuleSet::new().with_forbid_null_type(true);
+    let schema = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+    assert_eq!(
+        found(&schema, &no_null),
+        at(&[(TargetUnsupported, "/anyOf/1")])
+    );
+    assert!(found_plain(&schema).is_empty());
+    assert!(found(&json!({"type": "string", "nullable": true}), &no_null).is_empty());
+}
+
+#[test]
+fn s6_keys_outside_the_keep_list() {
+    static KEEP: [&str; 4] = ["type", "properties", "description", "required"];
+    let keep = RuleSet::new().with_keep(Some(&KEEP));
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a", "x-ui": 1}}});
+    let all = check::check(
+        &schema,
+        &keep,
+        false,
+        Nullable::Preserve,
+        &Budget::default(),
+    );
+    let seen: Vec<(FallbackKind, &str, &str)> = all
+        .iter()
+        .map(|r| (r.kind, r.pointer.as_str(), r.message.as_str()))
+        .collect();
+    assert_eq!(seen.len(), 2);
+    assert_eq!((seen[0].0, seen[0].1), (TargetUnsupported, "/properties/a"));
+    assert!(seen[0].2.contains("pattern"), "{}", seen[0].2);
+    assert!(seen[1].2.contains("x-ui"), "{}", seen[1].2);
+
+    let clean = json!({"type": "object", "description": "d", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    assert!(found(&clean, &keep).is_empty());
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s7_forbidden_keys() {
+    static FORBIDDEN: [&str; 2] = ["allOf", "oneOf"];
+    let rules = RuleSet::new().with_forbidden(&FORBIDDEN);
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string", "oneOf": [{"type": "string"}]}}});
+    assert_eq!(
+        found(&schema, &rules),
+        at(&[(TargetUnsupported, "/properties/a")])
+    );
+    assert!(found(&json!({"anyOf": [{"type": "string"}]}), &rules).is_empty());
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s8_any_of_must_stand_alone_where_isolated() {
+    let rules = RuleSet::new().with_isolate_any_of(true);
+    let schema = json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"});
+    assert_eq!(found(&schema, &rules), at(&[(TargetUnsupported, "")]));
+    assert!(
+        found(
+            &json!({"anyOf": [{"type": "string", "description": "d"}]}),
+            &rules
+        )
+        .is_empty()
+    );
+    assert!(found(&json!({"type": "string", "description": "d"}), &rules).is_empty());
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s9_all_of_under_strict() {
+    let schema = json!({"type": "string", "allOf": [{"type": "string"}, {"type": "string"}]});
+    assert_eq!(found_strict(&schema), at(&[(StrictUnsupported, "")]));
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s10_references_and_definitions_left_over() {
+    let schema =
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {}}});
+    assert_eq!(
+        found_plain(&schema),
+        at(&[(InvalidSchema, ""), (InvalidSchema, "/properties/a")])
+    );
+    assert!(
+        found_plain(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_empty()
+    );
+}
+
+#[test]
+fn s11_required_is_an_array_of_unique_strings_also_without_strict() {
+    for required in [
+        json!("a"),
+        json!([1]),
+        json!(["a", "a"]),
+        json!({}),
+        json!(null),
+    ] {
+        let schema = json!({"type": "object", "required": required});
+        assert_eq!(found_plain(&schema), at(&[(InvalidSchema, "")]), "{schema}");
+    }
+    for required in [json!([]), json!(["a", "b"])] {
+        assert!(found_plain(&json!({"type": "object", "required": required})).is_empty());
+    }
+}
+
+#[test]
+fn s12_annotations_are_strings() {
+    let schema =
+        json!({"type": "string", "pattern": {}, "title": 1, "format": [], "description": null});
+    assert_eq!(found_plain(&schema), at(&[(InvalidSchema, ""); 4]));
+    let schema = json!({"type": "string", "pattern": "^a", "title": "t", "format": "email", "description": ""});
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s13_enum_is_a_non_empty_array_and_nullable_a_boolean() {
+    for schema in [
+        json!({"enum": []}),
+        json!({"enum": "a"}),
+        json!({"enum": null}),
+        json!({"nullable": "yes"}),
+        json!({"nullable": 1}),
+    ] {
+        assert_eq!(found_plain(&schema), at(&[(InvalidSchema, "")]), "{schema}");
+    }
+    assert!(found_plain(&json!({"enum": [null], "nullable": false})).is_empty());
+}
+
+#[test]
+fn s14_bounds_are_numbers() {
+    let schema = json!({
+        "type": "number", "minimum": "1", "maximum": null, "exclusiveMinimum": true,
+        "exclusiveMaximum": [], "multipleOf": {}
+    });
+    assert_eq!(found_plain(&schema), at(&[(InvalidSchema, ""); 5]));
+    let schema = json!({
+        "type": "number", "minimum": -1, "maximum": 1.5, "exclusiveMinimum": -2.5,
+        "exclusiveMaximum": 1e21, "multipleOf": 0.1
+    });
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s15_a_strict_object_is_closed_and_requires_every_property() {
+    assert_eq!(
+        found_strict(&json!({"type": "object"})),
+        at(&[(StrictUnsupported, ""), (StrictUnsupported, "")])
+    );
+    let open = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": true});
+    assert_eq!(found_strict(&open), at(&[(StrictUnsupported, "")]));
+    let not_an_object = json!({"type": "object", "properties": [], "additionalProperties": false});
+    assert_eq!(found_strict(&not_an_object), at(&[(StrictUnsupported, "")]));
+    for required in [
+        json!(["a"]),
+        json!(["a", "b", "c"]),
+        json!(["b", "c"]),
+        json!("a"),
+    ] {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "required": required,
+            "additionalProperties": false
+        });
+        let fails = found_strict(&schema);
+        assert!(
+            fails.contains(&(StrictUnsupported, String::new())),
+            "{schema}"
+        );
+    }
+    let missing = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false});
+    assert_eq!(found_strict(&missing), at(&[(StrictUnsupported, "")]));
+
+    assert!(found_strict(&strict_object(&json!({"type": "string"}))).is_empty());
+    let reordered = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "required": ["b", "a"],
+        "additionalProperties": false
+    });
+    assert!(found_strict(&reordered).is_empty());
+    assert!(
+        found_strict(&json!({"type": "object", "properties": {}, "additionalProperties": false}))
+            .is_empty()
+    );
+    assert!(found_strict(&json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})).is_empty());
+    assert!(found_plain(&json!({"type": "object"})).is_empty());
+}
+
+#[test]
+fn s16_a_strict_array_has_items() {
+    assert_eq!(
+        found_strict(&json!({"type": "array"})),
+        at(&[(StrictUnsupported, "")])
+    );
+    assert!(found_strict(&json!({"type": "array", "items": {"type": "string"}})).is_empty());
+    assert!(found_plain(&json!({"type": "array"})).is_empty());
+}
+
+#[test]
+fn s17_no_prefix_items_under_strict() {
+    let schema =
+        json!({"type": "array", "items": {"type": "string"}, "prefixItems": [{"type": "string"}]});
+    assert_eq!(found_strict(&schema), at(&[(StrictUnsupported, "")]));
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn s18_an_object_root() {
+    let object = RuleSet::new().with_root(Root::Object);
+    assert_eq!(
+        found(&json!({"type": "string"}), &object),
+        at(&[(TargetUnsupported, "")])
+    );
+    assert_eq!(
+        found(&json!({"anyOf": [{"type": "object"}]}), &object),
+        at(&[(TargetUnsupported, "")])
+    );
+    assert!(
+        found(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            &object
+        )
+        .is_empty()
+    );
+    assert!(
+        found(
+            &json!({"type": "object", "anyOf": [{"type": "object"}]}),
+            &object
+        )
+        .is_empty()
+    );
+    assert!(found_plain(&json!({"type": "string"})).is_empty());
+}
+
+#[test]
+fn s18_a_shaped_root() {
+    static SHAPED: [&str; 5] = ["anyOf", "oneOf", "allOf", "enum", "not"];
+    let shaped = RuleSet::new().with_root(Root::Shaped(&SHAPED));
+    let schema =
+        json!({"type": "object", "not": {"type": "object"}, "anyOf": [{"type": "object"}]});
+    assert_eq!(
+        found(&schema, &shaped),
+        at(&[(TargetUnsupported, ""), (TargetUnsupported, "")])
+    );
+    assert_eq!(
+        found(&json!({"type": "string"}), &shaped),
+        at(&[(TargetUnsupported, "")])
+    );
+    let nested = json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}], "enum": ["x"]}}});
+    assert!(found(&nested, &shaped).is_empty());
+    assert!(
+        found(
+            &json!({"type": "object", "if": {"type": "object"}}),
+            &shaped
+        )
+        .is_empty()
+    );
+    let any = RuleSet::new().with_root(Root::Any);
+    assert!(found(&schema, &any).is_empty());
+}
+
+#[test]
+fn check_reports_every_violation_in_document_order() {
+    let schema = json!({
+        "type": "text",
+        "required": "a",
+        "properties": {
+            "a": {"type": "string", "title": 1, "$ref": "#"},
+            "b": 5
+        },
+        "anyOf": [{"type": "integer", "minimum": "0"}],
+        "items": {"enum": []},
+        "default": {"type": "not checked"}
+    });
+    assert_eq!(
+        found_plain(&schema),
+        at(&[
+            (InvalidSchema, ""),
+            (InvalidSchema, ""),
+            (InvalidSchema, "/properties/a"),
+            (InvalidSchema, "/properties/a"),
+            (InvalidSchema, "/properties/b"),
+            (InvalidSchema, "/anyOf/0"),
+            (InvalidSchema, "/items"),
+        ])
+    );
+    let all = check::check(
+        &schema,
+        &RuleSet::new(),
+        false,
+        Nullable::Preserve,
+        &Budget::default(),
+    );
+    assert!(all[0].message.contains("type"), "{}", all[0].message);
+    assert!(all[1].message.contains("required"), "{}", all[1].message);
+    assert!(all[2].message.contains("$ref"), "{}", all[2].message);
+    assert!(all[3].message.contains("title"), "{}", all[3].message);
+}
+
+#[test]
+fn a_node_reports_its_rows_in_order() {
+    let schema = json!({"type": ["string", "null"], "$defs": {}, "required": [1], "description": 2, "enum": [], "minimum": "0", "allOf": [{"type": "string"}], "prefixItems": [{"type": "string"}]});
+    let fails = found_with(
+        &schema,
+        &RuleSet::new(),
+        true,
+        Nullable::Preserve,
+        Budget::DEFAULT_MAX_DEPTH,
+    );
+    let kinds: Vec<FallbackKind> = fails.into_iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        kinds,
+        [
+            TargetUnsupported, // S4
+            StrictUnsupported, // S9
+            InvalidSchema,     // S10
+            InvalidSchema,     // S11
+            InvalidSchema,     // S12
+            InvalidSchema,     // S13
+            InvalidSchema,     // S14
+            StrictUnsupported, // S17
+        ]
+    );
+}
+
+#[test]
+fn literals_and_containers_of_the_wrong_kind_are_not_entered() {
+    let schema = json!({
+        "type": "object",
+        "default": {"type": "bad"},
+        "enum": [{"type": "bad"}],
+        "$comment": {"anyOf": []},
+        "properties": [{"type": "bad"}],
+        "anyOf": {"a": {"type": "bad"}}
+    });
+    assert!(found_plain(&schema).is_empty());
+}
+
+#[test]
+fn a_passing_schema_has_no_violations_and_no_first() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "the name"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "kind": {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}]}
+        },
+        "required": ["name", "tags", "kind"],
+        "additionalProperties": false
+    });
+    let budget = Budget::default();
+    assert!(check::check(&schema, &RuleSet::new(), true, Nullable::Preserve, &budget).is_empty());
+    assert_eq!(
+        check::first(&schema, &RuleSet::new(), true, Nullable::Preserve, &budget),
+        None
+    );
+}

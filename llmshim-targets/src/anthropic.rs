@@ -1,0 +1,25 @@
+//! Anthropic Messages (contract §4.6): shaped root without `not`, structured-output bounds, strict request budget.
+
+use llmshim_core::rules::{
+    AnthropicBudget, Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
+    StrictProfile,
+};
+use llmshim_core::{Nullable, RuleSet};
+
+/// The keys an Anthropic root may not keep (a root `not` and `if`/`then`/`else` stay).
+const ROOT: &[&str] = &["anyOf", "oneOf", "allOf", "enum"];
+
+/// The Anthropic rule set.
+pub(crate) const RULES: RuleSet = RuleSet::new()
+    .with_defaults(Policy::new(Nullable::Preserve, false, false))
+    .with_booleans(Booleans::Keep)
+    .with_schema_uri(SchemaUri::Remove)
+    .with_root(Root::Shaped(ROOT))
+    .with_output_bounds(true)
+    .with_default_items(DefaultItems::Empty)
+    .with_empty_properties(EmptyProperties::Add)
+    .with_strict(Some(StrictProfile::new(
+        None,
+        Some(AnthropicBudget::ANTHROPIC),
+    )))
+    .with_envelope(Envelope::Anthropic);

@@ -1,0 +1,49 @@
+//! Google Gemini `parameters` (contract §4.7): nullable markers, keep-list, value rules, split and isolation.
+
+use llmshim_core::rules::{
+    Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
+};
+use llmshim_core::{Nullable, RuleSet};
+
+/// The keywords Gemini's schema accepts (contract §4.3.6).
+pub(crate) const KEEP: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "format",
+    "nullable",
+    "enum",
+    "properties",
+    "required",
+    "items",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "propertyOrdering",
+];
+
+/// The Google rule set.
+pub(crate) const RULES: RuleSet = RuleSet::new()
+    .with_defaults(Policy::new(Nullable::Marker, true, false))
+    .with_booleans(Booleans::Reject)
+    .with_schema_uri(SchemaUri::Remove)
+    .with_root(Root::Object)
+    .with_flatten_tuples(true)
+    .with_infer_array_from_items(true)
+    .with_keep(Some(KEEP))
+    .with_google_values(true)
+    .with_split_type_arrays(true)
+    .with_empty_properties(EmptyProperties::Remove)
+    .with_default_items(DefaultItems::String)
+    .with_collapse_nullable_any_of(true)
+    .with_filter_required(true)
+    .with_isolate_any_of(true)
+    .with_require_type(true)
+    .with_forbid_null_type(true)
+    .with_forbidden(&["allOf", "oneOf"])
+    .with_strict(None)
+    .with_envelope(Envelope::FunctionDeclarations);

@@ -1,0 +1,16 @@
+//! MCP (contract §4.9): `$schema` set to 2020-12, empty `properties` added, nothing stripped, strict without limits.
+
+use llmshim_core::rules::{
+    Booleans, EmptyProperties, Envelope, Policy, Root, SchemaUri, StrictProfile,
+};
+use llmshim_core::{Nullable, RuleSet};
+
+/// The MCP rule set.
+pub(crate) const RULES: RuleSet = RuleSet::new()
+    .with_defaults(Policy::new(Nullable::Preserve, false, false))
+    .with_booleans(Booleans::Keep)
+    .with_schema_uri(SchemaUri::Set2020)
+    .with_root(Root::Any)
+    .with_empty_properties(EmptyProperties::Add)
+    .with_strict(Some(StrictProfile::new(None, None)))
+    .with_envelope(Envelope::Mcp);

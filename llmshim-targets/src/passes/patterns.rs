@@ -1,0 +1,92 @@
+//! Step W20: lookaround removal, the OpenAI dialect check, and `patternProperties` keys (contract §4.3.8).
+
+use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
+use serde_json::{Map, Value};
+
+use crate::pattern::{openai_accepts, strip_lookarounds};
+
+/// W20: with `strip_lookarounds`, cleans `pattern` and queues the original; with the rule set's OpenAI dialect
+/// check, lifts a pattern (or `patternProperties` entries) that OpenAI's engine would reject.
+#[derive(Clone, Copy, Debug)]
+pub struct Patterns<'r> {
+    rules: &'r RuleSet,
+}
+
+impl<'r> Patterns<'r> {
+    /// The pattern rules of `rules`.
+    pub fn new(rules: &'r RuleSet) -> Self {
+        Patterns { rules }
+    }
+}
+
+impl Pass for Patterns<'_> {
+    fn name(&self) -> &'static str {
+        "patterns"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let Some(map) = node.as_object_mut() else {
+            return Ok(Flow::Continue);
+        };
+        let original = match map.get("pattern") {
+            Some(Value::String(p)) => Some(p.clone()),
+            _ => None,
+        };
+        if let Some(original) = &original {
+            let mut current = original.clone();
+            if cx.settings().strip_lookarounds {
+                let cleaned = strip_lookarounds(original)
+                    .map_err(|e| cx.fail(FallbackKind::Regex, e.to_string()))?;
+                if cleaned != *original {
+                    json::set(map, "pattern", Value::String(cleaned.clone()));
+                    cx.queue_lift(
+                        "pattern",
+                        Value::String(original.clone()),
+                        "responses.lookaround",
+                    );
+                    cx.record(
+                        "responses.lookaround",
+                        ChangeKind::Rewritten,
+                        Some("pattern"),
+                    );
+                    current = cleaned;
+                }
+            }
+            if self.rules.openai_patterns && !openai_accepts(&current) {
+                json::remove(map, "pattern");
+                cx.queue_lift(
+                    "pattern",
+                    Value::String(original.clone()),
+                    "openai.pattern-dialect",
+                );
+            }
+        }
+        if self.rules.openai_patterns
+            && let Some(Value::Object(entries)) = map.get_mut("patternProperties")
+        {
+            let offending: Vec<String> = entries
+                .keys()
+                .filter(|k| !openai_accepts(k))
+                .cloned()
+                .collect();
+            if !offending.is_empty() {
+                let mut removed = Map::new();
+                for key in offending {
+                    if let Some(v) = json::remove(entries, &key) {
+                        removed.insert(key, v);
+                    }
+                }
+                if entries.is_empty() {
+                    json::remove(map, "patternProperties");
+                }
+                cx.queue_lift(
+                    "patternProperties",
+                    Value::Object(removed),
+                    "openai.pattern-dialect",
+                );
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}

@@ -1,0 +1,237 @@
+//! Step W15: root shaping for rule sets whose root may not keep combinators (contract §4.3.3).
+
+use llmshim_core::rules::Root;
+use llmshim_core::walk::{Flow, NodeCtx, Pass, Position, Rewalk};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
+use serde_json::{Map, Value};
+
+/// W15: in root position, lifts `required`-only alternatives, merges object alternatives into one object, and
+/// refuses any other root combinator.
+#[derive(Clone, Copy, Debug)]
+pub struct RootShaping<'r> {
+    rules: &'r RuleSet,
+}
+
+impl<'r> RootShaping<'r> {
+    /// Root shaping for `rules` (a no-op unless its root rule is `Shaped`).
+    pub fn new(rules: &'r RuleSet) -> Self {
+        RootShaping { rules }
+    }
+}
+
+const META_ONLY: [&str; 4] = ["required", "title", "description", "$comment"];
+
+impl Pass for RootShaping<'_> {
+    fn name(&self) -> &'static str {
+        "root-shaping"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let Root::Shaped(keys) = self.rules.root else {
+            return Ok(Flow::Continue);
+        };
+        if !cx.position().root {
+            return Ok(Flow::Continue);
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(Flow::Continue);
+        };
+        let present: Vec<&'static str> = keys
+            .iter()
+            .copied()
+            .filter(|k| map.contains_key(*k))
+            .collect();
+        if present.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let type_is = |t: &str| map.get("type").and_then(Value::as_str) == Some(t);
+        let objectish =
+            type_is("object") || (!map.contains_key("type") && map.contains_key("properties"));
+        if objectish
+            && !present.contains(&"enum")
+            && present.iter().all(|k| required_only(map.get(*k)))
+        {
+            for key in present {
+                if let Some(value) = json::remove(map, key) {
+                    cx.queue_lift(key, value, "root.required-only");
+                }
+            }
+            return Ok(Flow::Continue);
+        }
+        let untyped_or_object = !map.contains_key("type") || type_is("object");
+        if let ([combinator @ ("anyOf" | "oneOf")], true) = (present.as_slice(), untyped_or_object)
+        {
+            return merge(map, combinator, cx);
+        }
+        Err(cx.fail(
+            FallbackKind::TargetUnsupported,
+            format!("the target rejects a root with {}", present.join(", ")),
+        ))
+    }
+}
+
+/// Whether every subschema under a shaped key is an object of only `required` (strings), `title`, `description`
+/// and `$comment`.
+fn required_only(value: Option<&Value>) -> bool {
+    let only = |v: &Value| {
+        v.as_object().is_some_and(|m| {
+            m.iter().all(|(k, v)| {
+                META_ONLY.contains(&k.as_str())
+                    && (k != "required"
+                        || v.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
+            })
+        })
+    };
+    match value {
+        Some(Value::Array(entries)) => entries.iter().all(only),
+        Some(v @ Value::Object(_)) => only(v),
+        _ => false,
+    }
+}
+
+/// Merges the object alternatives of `combinator` into the root (contract §4.3.3 step 2).
+fn merge(
+    map: &mut Map<String, Value>,
+    combinator: &'static str,
+    cx: &mut NodeCtx<'_>,
+) -> Result<Flow, FallbackReason> {
+    let Some(Value::Array(branches)) = map.get(combinator).cloned() else {
+        return Err(cx.fail(
+            FallbackKind::InvalidSchema,
+            format!("{combinator} must be an array"),
+        ));
+    };
+    let original = Value::Array(branches.clone());
+    let mut walked = Vec::with_capacity(branches.len());
+    for mut branch in branches {
+        let how = Rewalk::here()
+            .with_position(Position::new(true, false))
+            .with_strict(false);
+        cx.rewalk(&mut branch, &how)?;
+        match branch {
+            Value::Object(b) if b.get("type").and_then(Value::as_str) == Some("object") => {
+                walked.push(b);
+            }
+            _ => {
+                return Err(cx.fail(
+                    FallbackKind::TargetUnsupported,
+                    format!("a root {combinator} branch is not an object schema"),
+                ));
+            }
+        }
+    }
+    let mut properties: Vec<(String, Vec<Value>)> = Vec::new();
+    let own = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for source in std::iter::once(&own).chain(
+        walked
+            .iter()
+            .filter_map(|b| b.get("properties").and_then(Value::as_object)),
+    ) {
+        for (name, schema) in source {
+            match properties.iter_mut().find(|(n, _)| n == name) {
+                Some((_, variants)) => {
+                    if !variants.contains(schema) {
+                        variants.push(schema.clone());
+                    }
+                }
+                None => properties.push((name.clone(), vec![schema.clone()])),
+            }
+        }
+    }
+    let mut merged_props = Map::new();
+    for (name, variants) in properties {
+        merged_props.insert(name, merge_variants(variants));
+    }
+    let mut required: Vec<Value> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let lists: Vec<Vec<Value>> = walked
+        .iter()
+        .map(|b| {
+            b.get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    if let Some(first) = lists.first() {
+        for name in first {
+            if lists.iter().all(|l| l.contains(name)) && !required.contains(name) {
+                required.push(name.clone());
+            }
+        }
+    }
+    json::remove(map, combinator);
+    json::set(map, "type", Value::String("object".to_owned()));
+    json::set(map, "properties", Value::Object(merged_props));
+    if !required.is_empty() {
+        json::set(map, "required", Value::Array(required));
+    }
+    cx.queue_lift(combinator, original, "root.merge-alternatives");
+    cx.record(
+        "root.merge-alternatives",
+        ChangeKind::Relaxed,
+        Some(combinator),
+    );
+    Ok(Flow::Continue)
+}
+
+/// One schema for a property whose alternatives differ: a string-typed `enum` of their constants when they are
+/// simple, else an `anyOf` of the variants.
+fn merge_variants(mut variants: Vec<Value>) -> Value {
+    if variants.len() == 1 {
+        return variants.pop().unwrap_or(Value::Null);
+    }
+    let simple = ["type", "const", "enum", "title", "description"];
+    let first_type = variants
+        .first()
+        .and_then(|v| v.get("type"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let primitive = first_type
+        .as_deref()
+        .is_some_and(|t| !matches!(t, "object" | "array"));
+    let all_simple = primitive
+        && variants.iter().all(|v| {
+            v.as_object()
+                .is_some_and(|m| m.keys().all(|k| simple.contains(&k.as_str())))
+                && v.get("type").and_then(Value::as_str) == first_type.as_deref()
+        });
+    if !all_simple {
+        let mut any = Map::new();
+        any.insert("anyOf".to_owned(), Value::Array(variants));
+        return Value::Object(any);
+    }
+    let mut values: Vec<Value> = Vec::new();
+    for v in &variants {
+        let consts = v.get("const").into_iter().chain(
+            v.get("enum")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
+        for c in consts {
+            if !values.contains(c) {
+                values.push(c.clone());
+            }
+        }
+    }
+    let mut out = Map::new();
+    out.insert(
+        "type".to_owned(),
+        Value::String(first_type.unwrap_or_default()),
+    );
+    out.insert("enum".to_owned(), Value::Array(values));
+    for key in ["title", "description"] {
+        if let Some(v) = variants.iter().find_map(|v| v.get(key)) {
+            out.insert(key.to_owned(), v.clone());
+        }
+    }
+    Value::Object(out)
+}

@@ -1,0 +1,358 @@
+//! Step W28: the Google-family tail — nullable-`anyOf` collapse, combinator merge, `required` filter, empty
+//! `properties` removal and `anyOf` isolation (contract §4.3.13 to §4.3.17).
+
+use llmshim_core::keyword::is_liftable;
+use llmshim_core::rules::EmptyProperties;
+use llmshim_core::walk::{NodeCtx, Pass};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, json, lift};
+use serde_json::{Map, Value};
+
+use crate::passes::values::applicability;
+
+/// W28: the tail rules a rule set switches on, in contract order.
+#[derive(Clone, Copy, Debug)]
+pub struct GoogleTail<'r> {
+    rules: &'r RuleSet,
+}
+
+impl<'r> GoogleTail<'r> {
+    /// The tail rules of `rules`.
+    pub fn new(rules: &'r RuleSet) -> Self {
+        GoogleTail { rules }
+    }
+}
+
+impl Pass for GoogleTail<'_> {
+    fn name(&self) -> &'static str {
+        "google-tail"
+    }
+
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        let Some(map) = node.as_object_mut() else {
+            return Ok(());
+        };
+        let type_before = map.get("type").cloned();
+        if self.rules.collapse_nullable_any_of {
+            collapse(map, cx);
+        }
+        if self.rules.merge_combinators {
+            for combinator in ["allOf", "anyOf", "oneOf"] {
+                merge(map, combinator, cx)?;
+            }
+        }
+        if self.rules.filter_required {
+            filter_required(map, cx);
+        }
+        if self.rules.empty_properties == EmptyProperties::Remove
+            && matches!(map.get("properties"), Some(Value::Object(p)) if p.is_empty())
+        {
+            json::remove(map, "properties");
+            cx.record(
+                "google.drop-empty-properties",
+                ChangeKind::Dropped,
+                Some("properties"),
+            );
+        }
+        if self.rules.isolate_any_of {
+            isolate(map, cx)?;
+        }
+        if self.rules.google_values && map.get("type") != type_before.as_ref() {
+            applicability(map, cx);
+        }
+        Ok(())
+    }
+}
+
+fn is_null_type(branch: &Value) -> bool {
+    branch.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// §4.3.13: an `anyOf` of one live branch and null branches becomes the live branch's keys (the node wins).
+fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+    let Some(Value::Array(branches)) = map.get("anyOf") else {
+        return;
+    };
+    let live: Vec<&Value> = branches.iter().filter(|b| !is_null_type(b)).collect();
+    if live.len() != 1 || live.len() == branches.len() {
+        return;
+    }
+    let Some(Value::Object(branch)) = live.first().map(|b| (*b).clone()) else {
+        return;
+    };
+    json::remove(map, "anyOf");
+    for (key, value) in branch {
+        if !map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
+    if cx.settings().nullable == Nullable::Marker {
+        json::set(map, "nullable", Value::Bool(true));
+    }
+    cx.record(
+        "google.collapse-nullable",
+        ChangeKind::Rewritten,
+        Some("anyOf"),
+    );
+}
+
+/// §4.3.14: the branches of `combinator` merge into one schema of their shared type, appended where the node lacks
+/// a key.
+fn merge(
+    map: &mut Map<String, Value>,
+    combinator: &str,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    let Some(Value::Array(branches)) = map.get(combinator).cloned() else {
+        return Ok(());
+    };
+    let unsupported = |cx: &NodeCtx<'_>, why: &str| {
+        cx.fail(
+            FallbackKind::TargetUnsupported,
+            format!("{combinator}: {why}"),
+        )
+    };
+    let Some(ty) = branches
+        .first()
+        .and_then(|b| b.get("type"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        return Err(unsupported(cx, "the first branch has no type"));
+    };
+    let mut merged = Map::new();
+    merged.insert("type".to_owned(), Value::String(ty.clone()));
+    let mut descriptions: Vec<String> = Vec::new();
+    let mut required: Option<Vec<Value>> = None;
+    for branch in &branches {
+        let Some(b) = branch.as_object() else {
+            return Err(unsupported(cx, "a branch is not an object"));
+        };
+        if b.get("type").and_then(Value::as_str) != Some(ty.as_str()) {
+            return Err(unsupported(cx, "branches have different types"));
+        }
+        for (key, value) in b {
+            match key.as_str() {
+                "type" => {}
+                "required" => {
+                    let names = value.as_array().cloned().unwrap_or_default();
+                    required = Some(match required.take() {
+                        None => names,
+                        Some(mut acc) if combinator == "allOf" => {
+                            for n in names {
+                                if !acc.contains(&n) {
+                                    acc.push(n);
+                                }
+                            }
+                            acc
+                        }
+                        Some(acc) => acc.into_iter().filter(|n| names.contains(n)).collect(),
+                    });
+                }
+                "properties" => {
+                    let Some(props) = value.as_object() else {
+                        return Err(unsupported(cx, "properties is not an object"));
+                    };
+                    let slot = merged
+                        .entry("properties")
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    if let Value::Object(acc) = slot {
+                        for (name, schema) in props {
+                            match acc.get(name) {
+                                Some(existing) if existing != schema => {
+                                    return Err(unsupported(
+                                        cx,
+                                        "a property differs between branches",
+                                    ));
+                                }
+                                Some(_) => {}
+                                None => {
+                                    acc.insert(name.clone(), schema.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+                "description" => {
+                    if let Some(text) = value.as_str() {
+                        descriptions.push(text.to_owned());
+                    }
+                }
+                _ => match merged.get(key) {
+                    Some(existing) if existing != value => {
+                        return Err(unsupported(cx, &format!("{key} differs between branches")));
+                    }
+                    Some(_) => {}
+                    None => {
+                        merged.insert(key.clone(), value.clone());
+                    }
+                },
+            }
+        }
+        if !b.contains_key("required") && ty == "object" && combinator != "allOf" {
+            required = Some(Vec::new());
+        }
+    }
+    if !descriptions.is_empty() {
+        merged.insert(
+            "description".to_owned(),
+            Value::String(descriptions.join(" ").trim().to_owned()),
+        );
+    }
+    if ty == "object" {
+        merged.insert(
+            "required".to_owned(),
+            Value::Array(required.unwrap_or_default()),
+        );
+    }
+    json::remove(map, combinator);
+    for (key, value) in merged {
+        if !map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
+    cx.record(
+        "cca.merge-combinator",
+        ChangeKind::Rewritten,
+        Some(combinator),
+    );
+    Ok(())
+}
+
+/// §4.3.15: `required` names that are not properties are removed, and an empty `required` with them.
+fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+    let Some(Value::Array(names)) = map.get("required") else {
+        return;
+    };
+    let props = map.get("properties").and_then(Value::as_object);
+    let kept: Vec<Value> = names
+        .iter()
+        .filter(|n| {
+            n.as_str()
+                .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
+        })
+        .cloned()
+        .collect();
+    if kept.len() == names.len() && !kept.is_empty() {
+        return;
+    }
+    if kept.is_empty() {
+        json::remove(map, "required");
+    } else {
+        json::set(map, "required", Value::Array(kept));
+    }
+    cx.record(
+        "google.filter-required",
+        ChangeKind::Dropped,
+        Some("required"),
+    );
+}
+
+/// The keys `anyOf` isolation copies into a branch of type `ty`.
+fn applies(key: &str, ty: &str) -> bool {
+    match key {
+        "properties" | "required" | "propertyOrdering" => ty == "object",
+        "items" | "minItems" | "maxItems" => ty == "array",
+        "enum" => ty == "string",
+        "format" => matches!(ty, "string" | "integer" | "number"),
+        "minimum" | "maximum" => matches!(ty, "integer" | "number"),
+        _ => false,
+    }
+}
+
+/// §4.3.17: a node with `anyOf` and other keys moves those keys into the branches.
+fn isolate(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+    if !map.contains_key("anyOf") || map.len() == 1 {
+        return Ok(());
+    }
+    let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
+        return Err(cx.fail(FallbackKind::InvalidSchema, "anyOf must be an array"));
+    };
+    if let Some(ty) = map.get("type").cloned() {
+        branches.retain(|b| b.get("type").is_none_or(|t| *t == ty));
+        for b in &mut branches {
+            if let Some(bm) = b.as_object_mut()
+                && !bm.contains_key("type")
+            {
+                bm.insert("type".to_owned(), ty.clone());
+            }
+        }
+        if branches.is_empty() {
+            return Err(cx.fail(
+                FallbackKind::TargetUnsupported,
+                "no anyOf branch has the node's type",
+            ));
+        }
+    }
+    let mut lifted: Vec<Vec<(String, Value)>> = vec![Vec::new(); branches.len()];
+    for (key, value) in map.iter() {
+        if key == "type" {
+            continue;
+        }
+        for (i, b) in branches.iter_mut().enumerate() {
+            let Some(bm) = b.as_object_mut() else {
+                continue;
+            };
+            let branch_type = bm.get("type").and_then(Value::as_str).map(str::to_owned);
+            match key.as_str() {
+                "description" => {
+                    let parent = value.as_str().unwrap_or("");
+                    let text = match bm.get("description").and_then(Value::as_str) {
+                        Some(own) if !own.is_empty() => format!("{parent} {own}"),
+                        _ => parent.to_owned(),
+                    };
+                    json::set(bm, "description", Value::String(text));
+                }
+                "title" => {
+                    if !bm.contains_key("title") {
+                        bm.insert("title".to_owned(), value.clone());
+                    }
+                }
+                "nullable" => {
+                    if value == &Value::Bool(true) {
+                        json::set(bm, "nullable", Value::Bool(true));
+                    }
+                }
+                _ => {
+                    let Some(t) = branch_type.as_deref() else {
+                        continue;
+                    };
+                    if !applies(key, t) {
+                        continue;
+                    }
+                    match bm.get(key) {
+                        None => {
+                            bm.insert(key.clone(), value.clone());
+                        }
+                        Some(own) if own == value => {}
+                        Some(_) => {
+                            if is_liftable(key)
+                                && let Some(slot) = lifted.get_mut(i)
+                            {
+                                slot.push((key.clone(), value.clone()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (b, mut fragments) in branches.iter_mut().zip(lifted) {
+        fragments.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        if let Some(bm) = b.as_object_mut() {
+            for (key, value) in fragments {
+                lift::append(bm, &key, &value);
+            }
+            if map.contains_key("required") {
+                filter_required(bm, cx);
+            }
+        }
+    }
+    map.clear();
+    map.insert("anyOf".to_owned(), Value::Array(branches));
+    cx.record(
+        "google.isolate-any-of",
+        ChangeKind::Rewritten,
+        Some("anyOf"),
+    );
+    Ok(())
+}
