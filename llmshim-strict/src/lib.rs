@@ -1,8 +1,72 @@
 //! Strict-mode enforcement for llmshim: closed objects, all-required properties and optional-as-nullable.
 //!
-//! **Status: not yet implemented.** This crate is a documented placeholder in the workspace layout; strict enforcement arrives with the issue "Strict enforcement (llmshim-strict)".
-//! Nothing in it is presented as working, and it exports no items yet.
+//! OpenAI Structured Outputs and Anthropic strict tools accept a narrow subset of JSON Schema (contract §5).
+//! This crate contributes two walker passes and the checks that run on a finished schema:
+//!
+//! - [`KeepList`] (step W19, in `enter`): under strict only the keys of [`KEEP`] survive; human constraints on the
+//!   lift list are queued for the node's description, everything else is dropped (`strict.keyword`).
+//! - [`CloseObjects`] (step W26, in `leave`): every `type: "object"` node gets `properties`, optional properties
+//!   become nullable alternatives (`strict.nullable-optional`), `required` lists every property in declared order
+//!   and `additionalProperties` is `false` (`strict.close-object`).
+//! - [`check`]: the strict acceptance check of a finished schema.
+//! - [`fits`]: the OpenAI strict limits (§5.6), [`optional_count`] and [`union_count`]: the Anthropic request
+//!   budget's counters (§5.7), and [`admits_null`] (§5.4 step 2).
+//!
+//! Both passes do nothing unless `Settings::strict` (effective strict) is set; they read no target data. The
+//! type-array split (W23) and tuple flattening (W16) are core mechanisms and live in `llmshim-core`.
+//!
+//! # Examples
+//!
+//! Worked example K1 of the contract: the optional `units` becomes nullable, its `default` is lifted, and the
+//! object is closed. The walker flushes the lift queue after the `enter` passes; the pipeline flushes it at W22.
+//!
+//! ```
+//! use llmshim_core::rules::OpenAiLimits;
+//! use llmshim_core::walk::{self, Settings, steps};
+//! use llmshim_core::{Budget, Pass};
+//! use llmshim_strict::{CloseObjects, KeepList, check, fits, union_count};
+//! use serde_json::json;
+//!
+//! let passes: [&dyn Pass; 5] =
+//!     [&steps::Shape::keep_booleans(), &steps::Literals, &steps::SnakeCase, &KeepList, &CloseObjects];
+//! let settings = Settings::new(Budget::default()).with_strict(true);
+//!
+//! let mut schema = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "city": {"type": "string", "description": "City name"},
+//!         "units": {"type": "string", "enum": ["c", "f"], "default": "c"}
+//!     },
+//!     "required": ["city"]
+//! });
+//! walk::walk(&mut schema, &passes, &settings, "https://llmshim.invalid/schema".into())?;
+//! assert_eq!(
+//!     serde_json::to_string(&schema)?,
+//!     r#"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"units":{"anyOf":[{"type":"string","enum":["c","f"]},{"type":"null"}],"description":"(default: \"c\")"}},"required":["city","units"],"additionalProperties":false}"#
+//! );
+//! assert!(check(&schema).is_empty());
+//! assert_eq!(fits(&schema, &OpenAiLimits::OPENAI), Ok(()));
+//! assert_eq!(union_count(&schema), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Should I use this crate?
 //!
-//! Not yet. Depend on `llmshim` once the facade is complete.
+//! Usually not: `llmshim` applies strict enforcement when `Options::strict` is set and demotes a schema that cannot
+//! be made strict. Depend on this crate directly to compose your own walk with the strict passes, or to run the
+//! strict check, the OpenAI limits or the Anthropic counters on schemas you produced yourself.
+
+mod check;
+mod children;
+mod close;
+mod counters;
+mod keep_list;
+mod limits;
+mod null;
+
+pub use check::check;
+pub use close::CloseObjects;
+pub use counters::{optional_count, union_count};
+pub use keep_list::{KEEP, KeepList, is_kept};
+pub use limits::fits;
+pub use null::admits_null;

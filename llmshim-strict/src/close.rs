@@ -1,0 +1,151 @@
+//! Step W26, strict part: every object is closed, every property required, and optional means nullable (§5.4).
+
+use std::collections::HashSet;
+
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, json};
+use serde_json::{Map, Value};
+
+use crate::null::admits_null;
+
+/// W26, strict part: closes every node whose `type` is the string `"object"`, when strict is effective.
+///
+/// In `leave`, after the children were walked and after the rule set's empty-`properties` step:
+/// 1. a missing `properties` is appended as `{}`; a `properties` that is not an object, or an originally required
+///    name that is not one of its keys, fails `strict_unsupported` at the node (a `required` that is not an array
+///    of strings fails `invalid_schema`, as W24 does);
+/// 2. each property that was not originally required and does not already admit null ([`crate::admits_null`]) is
+///    wrapped as `{"anyOf": [<schema without its description>, {"type": "null"}], "description": …}`, the
+///    description key only when the schema had one (`strict.nullable-optional`, rewritten);
+/// 3. `required` becomes every property name in declared order, in place or appended;
+/// 4. `additionalProperties` becomes `false`, in place or appended (`strict.close-object`, rewritten, recorded
+///    once per node whenever steps 1, 3 or 4 changed it).
+///
+/// The "originally required" names are read from `required` in `leave`: no step between W24 and W26 edits the
+/// node's own `required`. Without strict, or on any other node, the pass does nothing. Closing is idempotent.
+///
+/// The change `strict.nullable-optional` is recorded at `<object>/properties`: the walker's
+/// [`NodeCtx::record`] appends a single token, so the property name cannot be added to the pointer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CloseObjects;
+
+/// The rule id of wrapping an optional property.
+pub(crate) const NULLABLE_OPTIONAL: &str = "strict.nullable-optional";
+
+/// The rule id of closing an object.
+pub(crate) const CLOSE_OBJECT: &str = "strict.close-object";
+
+impl Pass for CloseObjects {
+    fn name(&self) -> &'static str {
+        "strict-close-objects"
+    }
+
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        if !cx.settings().strict {
+            return Ok(());
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(());
+        };
+        if map.get("type").and_then(Value::as_str) != Some("object") {
+            return Ok(());
+        }
+        close(map, cx)
+    }
+}
+
+/// Steps 1 to 4 of §5.4 on one object node.
+fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+    let required = originally_required(map, cx)?;
+    let mut changed = false;
+
+    // Step 1: `properties` exists, is an object and holds every originally required name.
+    if !map.contains_key("properties") {
+        map.insert("properties".to_owned(), Value::Object(Map::new()));
+        changed = true;
+    }
+    let Some(Value::Object(properties)) = map.get_mut("properties") else {
+        return Err(cx.fail(
+            FallbackKind::StrictUnsupported,
+            "properties must be an object under strict",
+        ));
+    };
+    if let Some(missing) = required.iter().find(|name| !properties.contains_key(*name)) {
+        return Err(cx.fail(
+            FallbackKind::StrictUnsupported,
+            format!("required name {missing:?} is not a property"),
+        ));
+    }
+
+    // Step 2: optional properties become nullable alternatives.
+    let required: HashSet<&str> = required.iter().map(String::as_str).collect();
+    let mut wrapped = 0usize;
+    for (name, schema) in properties.iter_mut() {
+        if required.contains(name.as_str()) || admits_null(schema) {
+            continue;
+        }
+        wrap_nullable(schema);
+        wrapped += 1;
+    }
+    let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+    for _ in 0..wrapped {
+        cx.record(NULLABLE_OPTIONAL, ChangeKind::Rewritten, Some("properties"));
+    }
+
+    // Step 3: every name is required, in declared order.
+    let names = Value::Array(names);
+    if map.get("required") != Some(&names) {
+        json::set(map, "required", names);
+        changed = true;
+    }
+
+    // Step 4: the object is closed.
+    if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+        json::set(map, "additionalProperties", Value::Bool(false));
+        changed = true;
+    }
+    if changed {
+        cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, None);
+    }
+    Ok(())
+}
+
+/// The names of `required` as read at W24: absent means none; anything but an array of strings is invalid.
+fn originally_required(
+    map: &Map<String, Value>,
+    cx: &NodeCtx<'_>,
+) -> Result<Vec<String>, FallbackReason> {
+    let Some(required) = map.get("required") else {
+        return Ok(Vec::new());
+    };
+    let names = required.as_array().and_then(|entries| {
+        entries
+            .iter()
+            .map(|entry| entry.as_str().map(str::to_owned))
+            .collect::<Option<Vec<String>>>()
+    });
+    names.ok_or_else(|| {
+        cx.fail(
+            FallbackKind::InvalidSchema,
+            "required must be an array of strings",
+        )
+    })
+}
+
+/// Replaces `schema` by `{"anyOf": [schema without description, {"type": "null"}], "description": …}`.
+fn wrap_nullable(schema: &mut Value) {
+    let mut inner = std::mem::take(schema);
+    let description = inner
+        .as_object_mut()
+        .and_then(|map| json::remove(map, "description"));
+    let mut null = Map::new();
+    null.insert("type".to_owned(), Value::String("null".to_owned()));
+    let mut wrapper = Map::new();
+    wrapper.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![inner, Value::Object(null)]),
+    );
+    if let Some(description) = description {
+        wrapper.insert("description".to_owned(), description);
+    }
+    *schema = Value::Object(wrapper);
+}

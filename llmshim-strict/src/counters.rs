@@ -1,0 +1,77 @@
+//! The two counters of the Anthropic request budget, over an emitted schema (contract §5.7).
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::children::children;
+
+/// The number of properties, at every depth, that are not listed in their own object's `required`.
+///
+/// Every `properties` map counts, with every inlined copy; an absent `required`, or one that is not an array,
+/// lists nothing. After strict closing the count is 0.
+///
+/// ```
+/// use llmshim_strict::optional_count;
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"a": {"type": "string"}, "b": {"type": "object", "properties": {"c": {"type": "string"}}}},
+///     "required": ["a"]
+/// });
+/// assert_eq!(optional_count(&schema), 2);
+/// ```
+pub fn optional_count(schema: &Value) -> usize {
+    count(schema, |map| {
+        let Some(Value::Object(properties)) = map.get("properties") else {
+            return 0;
+        };
+        let required: HashSet<&str> = match map.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            _ => HashSet::new(),
+        };
+        properties
+            .keys()
+            .filter(|name| !required.contains(name.as_str()))
+            .count()
+    })
+}
+
+/// The number of schema nodes that have `anyOf` or an array `type`, with every inlined copy.
+///
+/// After strict closing, every formerly optional property adds one, so Anthropic's union cap binds first.
+///
+/// ```
+/// use llmshim_strict::union_count;
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {
+///         "a": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+///         "b": {"type": ["integer", "null"]},
+///         "c": {"type": "string", "enum": ["x", null]}
+///     }
+/// });
+/// assert_eq!(union_count(&schema), 2);
+/// ```
+pub fn union_count(schema: &Value) -> usize {
+    count(schema, |map| {
+        usize::from(map.contains_key("anyOf") || map.get("type").is_some_and(Value::is_array))
+    })
+}
+
+/// The sum of `per_node` over every schema object in `schema`, iteratively.
+fn count(schema: &Value, per_node: impl Fn(&Map<String, Value>) -> usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        let Value::Object(map) = value else {
+            continue;
+        };
+        total = total.saturating_add(per_node(map));
+        stack.extend(children(map).into_iter().map(|(_, child)| child));
+    }
+    total
+}

@@ -1,0 +1,161 @@
+//! The OpenAI strict limits, measured on a finished schema (contract §5.6).
+
+use llmshim_core::rules::OpenAiLimits;
+use llmshim_core::{FallbackKind, FallbackReason, json};
+use serde_json::Value;
+
+use crate::children::children;
+
+/// Checks `schema` against the OpenAI strict `limits`, counting every inlined copy.
+///
+/// | limit | counted as |
+/// |---|---|
+/// | object properties | keys of all `properties` maps |
+/// | nesting | the root object is level 1; a node whose `type` is `"object"` or `"array"` (or a type array holding either) is one level below its nearest such ancestor; other nodes add nothing |
+/// | enum values | the sum of the lengths of all `enum` arrays |
+/// | string size | UTF-8 bytes of every property name, `enum` value and `const` value (strings by content, other values by compact JSON) |
+/// | large string enum | one `enum` with more than `large_enum_values` values whose string values exceed `large_enum_bytes` bytes |
+///
+/// Every schema position is measured (map-child members, single children, array-child entries), iteratively.
+///
+/// # Errors
+///
+/// The first limit exceeded, in the table's order, as a `provider_limit` reason at pointer `""` whose message
+/// names the limit and the measured value.
+///
+/// ```
+/// use llmshim_core::FallbackKind;
+/// use llmshim_core::rules::OpenAiLimits;
+/// use llmshim_strict::fits;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"level": {"type": "string", "enum": ["a", "b"]}}});
+/// assert_eq!(fits(&schema, &OpenAiLimits::OPENAI), Ok(()));
+///
+/// let mut deep = json!({"type": "string"});
+/// for _ in 0..11 {
+///     deep = json!({"type": "array", "items": deep});
+/// }
+/// let reason = fits(&deep, &OpenAiLimits::OPENAI).unwrap_err();
+/// assert_eq!((reason.kind, reason.pointer.as_str()), (FallbackKind::ProviderLimit, ""));
+/// assert_eq!(reason.message, "nesting of 11 levels exceeds the limit of 10");
+/// ```
+pub fn fits(schema: &Value, limits: &OpenAiLimits) -> Result<(), FallbackReason> {
+    let measured = Measured::of(schema, limits);
+    let over = |message: String| {
+        Err(FallbackReason::new(
+            FallbackKind::ProviderLimit,
+            "",
+            message,
+        ))
+    };
+    if measured.properties > limits.max_properties {
+        return over(format!(
+            "{} object properties exceed the limit of {}",
+            measured.properties, limits.max_properties
+        ));
+    }
+    if measured.nesting > limits.max_nesting {
+        return over(format!(
+            "nesting of {} levels exceeds the limit of {}",
+            measured.nesting, limits.max_nesting
+        ));
+    }
+    if measured.enum_values > limits.max_enum_values {
+        return over(format!(
+            "{} enum values exceed the limit of {}",
+            measured.enum_values, limits.max_enum_values
+        ));
+    }
+    if measured.string_bytes > limits.max_string_bytes {
+        return over(format!(
+            "{} bytes of property names, enum and const values exceed the limit of {}",
+            measured.string_bytes, limits.max_string_bytes
+        ));
+    }
+    if let Some((values, bytes)) = measured.large_enum {
+        return over(format!(
+            "an enum of {values} values holds {bytes} bytes of strings, over the limit of {} for enums of more than {} values",
+            limits.large_enum_bytes, limits.large_enum_values
+        ));
+    }
+    Ok(())
+}
+
+/// What [`fits`] measures in one pass over the schema.
+#[derive(Debug, Default)]
+struct Measured {
+    properties: usize,
+    nesting: usize,
+    enum_values: usize,
+    string_bytes: usize,
+    /// The first large enum over its byte limit: its value count and string bytes.
+    large_enum: Option<(usize, usize)>,
+}
+
+impl Measured {
+    fn of(schema: &Value, limits: &OpenAiLimits) -> Self {
+        let mut measured = Measured::default();
+        // Each entry carries the level of its nearest object or array ancestor (0 above the root).
+        let mut stack = vec![(schema, 0usize)];
+        while let Some((value, above)) = stack.pop() {
+            let Value::Object(map) = value else {
+                continue;
+            };
+            let level = if nests(map.get("type")) {
+                above.saturating_add(1)
+            } else {
+                above
+            };
+            measured.nesting = measured.nesting.max(level);
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                measured.properties = measured.properties.saturating_add(properties.len());
+                for name in properties.keys() {
+                    measured.string_bytes = measured.string_bytes.saturating_add(name.len());
+                }
+            }
+            if let Some(Value::Array(values)) = map.get("enum") {
+                measured.enum_values = measured.enum_values.saturating_add(values.len());
+                let mut strings = 0usize;
+                for v in values {
+                    measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
+                    if let Value::String(s) = v {
+                        strings = strings.saturating_add(s.len());
+                    }
+                }
+                if measured.large_enum.is_none()
+                    && values.len() > limits.large_enum_values
+                    && strings > limits.large_enum_bytes
+                {
+                    measured.large_enum = Some((values.len(), strings));
+                }
+            }
+            if let Some(v) = map.get("const") {
+                measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
+            }
+            for (_, child) in children(map).into_iter().rev() {
+                stack.push((child, level));
+            }
+        }
+        measured
+    }
+}
+
+/// Whether a node with this `type` is an object or array level.
+fn nests(ty: Option<&Value>) -> bool {
+    match ty {
+        Some(Value::String(t)) => t == "object" || t == "array",
+        Some(Value::Array(names)) => names
+            .iter()
+            .any(|n| matches!(n.as_str(), Some("object" | "array"))),
+        _ => false,
+    }
+}
+
+/// The size of an `enum` or `const` value: a string by its content, anything else by its compact JSON.
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.len(),
+        other => json::compact_len(other),
+    }
+}
