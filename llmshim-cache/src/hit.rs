@@ -1,0 +1,94 @@
+//! A memo hit: a shared handle on one stored entry, read outside the memo's lock.
+
+use crate::entry::Entry;
+use llmshim_core::Normalization;
+use serde_json::Value;
+use std::fmt;
+use std::sync::Arc;
+
+/// A stored result found by [`Memo::lookup`](crate::Memo::lookup) for the same key and an identical input.
+///
+/// The hit shares the entry with the memo; it stays valid after the entry is evicted, and nothing done through
+/// it can change what the memo stores.
+pub struct Hit<K> {
+    entry: Arc<Entry<K>>,
+}
+
+impl<K> Hit<K> {
+    /// Makes `value`, which holds the input that was looked up, the stored output (contract §7.3).
+    ///
+    /// When the stored output differs from its input, `value` is replaced by an independent clone of it.
+    /// When it is identical (an exact no-op), `value` is left in place and nothing is allocated.
+    pub fn apply(&self, value: &mut Value) {
+        if !self.entry.unchanged {
+            *value = self.entry.output.clone();
+        }
+    }
+
+    /// The stored report, exactly as it was inserted.
+    pub fn report(&self) -> &Normalization {
+        &self.entry.report
+    }
+
+    /// Whether the stored output is identical to its input, so [`apply`](Hit::apply) leaves the value in place.
+    pub fn is_unchanged(&self) -> bool {
+        self.entry.unchanged
+    }
+
+    /// Wraps a handle taken under the memo's lock.
+    pub(crate) fn new(entry: Arc<Entry<K>>) -> Self {
+        Hit { entry }
+    }
+}
+
+impl<K> fmt::Debug for Hit<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hit")
+            .field("unchanged", &self.entry.unchanged)
+            .field("report", &self.entry.report)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Limits, Lookup, Memo};
+    use llmshim_core::Normalization;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    /// The allocation-free claim, checked from inside: a no-op hit shares the stored entry instead of copying it,
+    /// gives it back when dropped, and `apply` leaves the caller's value, buffers and all, where it was.
+    #[test]
+    fn a_no_op_hit_shares_the_entry_and_leaves_the_value_in_place() {
+        let memo = Memo::new(Limits::default());
+        let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let Lookup::Miss(fingerprint) = memo.lookup(&0u8, &input) else {
+            panic!("expected a miss");
+        };
+        memo.insert(
+            fingerprint,
+            0,
+            input.clone(),
+            input.clone(),
+            Normalization::default(),
+        );
+
+        let mut value = input.clone();
+        let buffer = value["properties"]["a"]["type"].as_str().map(str::as_ptr);
+        let Lookup::Hit(hit) = memo.lookup(&0, &value) else {
+            panic!("expected a hit");
+        };
+        assert!(hit.is_unchanged());
+        assert_eq!(Arc::strong_count(&hit.entry), 2);
+        hit.apply(&mut value);
+        assert_eq!(
+            value["properties"]["a"]["type"].as_str().map(str::as_ptr),
+            buffer
+        );
+        let entry = Arc::clone(&hit.entry);
+        drop(hit);
+        // The memo and this test hold the entry; the hit held nothing else.
+        assert_eq!(Arc::strong_count(&entry), 2);
+    }
+}

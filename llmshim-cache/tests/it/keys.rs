@@ -1,0 +1,261 @@
+//! What tells entries apart (contract §7.2, §7.3): every key field and the exact input, even under a hash collision.
+
+use crate::support::{Colliding, Key, changed, served, store};
+use llmshim_cache::{Limits, Lookup, Memo};
+use serde_json::{Value, json};
+use std::hash::{BuildHasher, RandomState};
+
+/// Each field of [`Key`] changed alone.
+fn variants() -> Vec<(&'static str, Key)> {
+    let base = Key::of("chat");
+    vec![
+        (
+            "target",
+            Key {
+                target: "responses",
+                ..base.clone()
+            },
+        ),
+        (
+            "strict",
+            Key {
+                strict: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "nullable",
+            Key {
+                nullable: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "rewrite_one_of",
+            Key {
+                rewrite_one_of: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "strip_lookarounds",
+            Key {
+                strip_lookarounds: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "bypass",
+            Key {
+                bypass: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "max_depth",
+            Key {
+                max_depth: 95,
+                ..base.clone()
+            },
+        ),
+        (
+            "max_nodes",
+            Key {
+                max_nodes: 32_767,
+                ..base.clone()
+            },
+        ),
+        (
+            "max_literal_bytes",
+            Key {
+                max_literal_bytes: 12,
+                ..base.clone()
+            },
+        ),
+        (
+            "diagnostics",
+            Key {
+                diagnostics: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "structured_output",
+            Key {
+                structured_output: true,
+                ..base
+            },
+        ),
+    ]
+}
+
+#[test]
+fn every_key_field_changes_the_entry() {
+    let memo = Memo::new(Limits::default());
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    store(
+        &memo,
+        Key::of("chat"),
+        &input,
+        &json!({"from": "base"}),
+        changed(true),
+    );
+    for (field, key) in variants() {
+        assert!(
+            matches!(memo.lookup(&key, &input), Lookup::Miss(_)),
+            "a different {field} was served another entry"
+        );
+        store(&memo, key, &input, &json!({"from": field}), changed(true));
+    }
+    // All twelve entries coexist, and each key is served its own output.
+    assert_eq!(memo.stats().entries, 12);
+    assert_eq!(
+        served(&memo, &Key::of("chat"), &input).map(|s| s.0),
+        Some(json!({"from": "base"}))
+    );
+    for (field, key) in variants() {
+        assert_eq!(
+            served(&memo, &key, &input).map(|s| s.0),
+            Some(json!({"from": field}))
+        );
+    }
+}
+
+#[test]
+fn every_key_field_changes_the_entry_even_when_hashes_collide() {
+    let memo = Memo::with_hasher(Limits::default(), Colliding);
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let mut previous = (Key::of("chat"), json!({"from": "base"}));
+    store(
+        &memo,
+        previous.0.clone(),
+        &input,
+        &previous.1,
+        changed(true),
+    );
+    for (field, key) in variants() {
+        // The stored key differs in one field only, and the hashes are equal: a miss, never the stored output.
+        assert!(
+            matches!(memo.lookup(&key, &input), Lookup::Miss(_)),
+            "a different {field} was served another entry"
+        );
+        // Storing replaces the entry with the same hash; the previous key now misses instead of being served ours.
+        let output = json!({"from": field});
+        store(&memo, key.clone(), &input, &output, changed(true));
+        assert_eq!(
+            served(&memo, &key, &input).map(|s| s.0),
+            Some(output.clone())
+        );
+        assert_eq!(served(&memo, &previous.0, &input), None);
+        previous = (key, output);
+    }
+    assert_eq!(memo.stats().entries, 1);
+}
+
+#[test]
+fn a_hash_collision_never_returns_the_other_entry() {
+    let memo = Memo::with_hasher(Limits::default(), Colliding);
+    let a = json!({"type": "string"});
+    let b = json!({"type": "number"});
+    store(
+        &memo,
+        1u8,
+        &a,
+        &json!({"type": "string", "from": "a"}),
+        changed(true),
+    );
+    // Same hash, same key, different input: a miss, never `a`'s output.
+    assert!(matches!(memo.lookup(&1, &b), Lookup::Miss(_)));
+    // Same hash, same input, different key: a miss too.
+    assert!(matches!(memo.lookup(&2, &a), Lookup::Miss(_)));
+    // Storing `b` replaces `a`, the entry with the same hash; each input is only ever served its own output.
+    store(
+        &memo,
+        1u8,
+        &b,
+        &json!({"type": "number", "from": "b"}),
+        changed(true),
+    );
+    assert_eq!(memo.stats().entries, 1);
+    assert!(matches!(memo.lookup(&1, &a), Lookup::Miss(_)));
+    let (output, _) = served(&memo, &1, &b).expect("a hit");
+    assert_eq!(output, json!({"type": "number", "from": "b"}));
+}
+
+fn distinct_entries<S: BuildHasher>(memo: &Memo<u8, S>, first: &Value, second: &Value) {
+    let first_output = json!({"from": "first"});
+    let second_output = json!({"from": "second"});
+    store(memo, 0, first, &first_output, changed(true));
+    assert!(
+        matches!(memo.lookup(&0, second), Lookup::Miss(_)),
+        "{second} was served the entry of {first}"
+    );
+    store(memo, 0, second, &second_output, changed(true));
+    if let Some((output, _)) = served(memo, &0, first) {
+        assert_eq!(output, first_output);
+    }
+    let (output, _) = served(memo, &0, second).expect("the last insert is held");
+    assert_eq!(output, second_output);
+}
+
+#[test]
+fn signed_zeros_key_order_and_number_kinds_are_distinct_entries() {
+    // Value equality calls the first two pairs equal; identity tells all three apart.
+    let pairs = [
+        (
+            json!({"type": "number", "default": 0.0}),
+            json!({"type": "number", "default": -0.0}),
+            true,
+        ),
+        (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1}), true),
+        (json!({"const": 1}), json!({"const": 1.0}), false),
+    ];
+    for (first, second, equal) in &pairs {
+        assert_eq!(first == second, *equal);
+        distinct_entries(&Memo::new(Limits::default()), first, second);
+        distinct_entries(&Memo::new(Limits::default()), second, first);
+        distinct_entries(
+            &Memo::with_hasher(Limits::default(), Colliding),
+            first,
+            second,
+        );
+        distinct_entries(
+            &Memo::with_hasher(Limits::default(), RandomState::new()),
+            second,
+            first,
+        );
+    }
+}
+
+#[test]
+fn signed_zero_results_are_never_served_for_each_other() {
+    // P-g: each default is lifted in its own rendering, and each stays with its own input.
+    let memo = Memo::new(Limits::default());
+    let positive = json!({"type": "object", "properties": {"z": {"type": "number", "default": 0.0}}, "required": ["z"]});
+    let negative = json!({"type": "object", "properties": {"z": {"type": "number", "default": -0.0}}, "required": ["z"]});
+    let lifted = |text: &str| json!({"type": "object", "properties": {"z": {"type": "number", "description": text}}});
+    store(
+        &memo,
+        "chat-strict",
+        &positive,
+        &lifted("(default: 0.0)"),
+        changed(true),
+    );
+    store(
+        &memo,
+        "chat-strict",
+        &negative,
+        &lifted("(default: -0.0)"),
+        changed(true),
+    );
+    for _ in 0..3 {
+        assert_eq!(
+            served(&memo, &"chat-strict", &positive).map(|s| s.0),
+            Some(lifted("(default: 0.0)"))
+        );
+        assert_eq!(
+            served(&memo, &"chat-strict", &negative).map(|s| s.0),
+            Some(lifted("(default: -0.0)"))
+        );
+    }
+}

@@ -1,0 +1,10 @@
+//! The integration tests of llmshim-cache, one module per topic of contract §7.
+
+mod concurrency;
+mod eviction;
+mod fingerprint;
+mod hits;
+mod keys;
+mod properties;
+mod stats;
+mod support;
