@@ -1,5 +1,23 @@
-//! The `llmshim` command (not yet implemented: it arrives with the issue "The llmshim CLI and the release benchmark").
+//! The `llmshim` binary: parses the command line and runs it against the process's standard streams.
 
-fn main() {
-    std::process::exit(2);
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use llmshim_cli::run::{Io, main_with};
+
+fn main() -> ExitCode {
+    let mut stdin = io::stdin().lock();
+    let mut stdout = BufWriter::new(io::stdout().lock());
+    let mut stderr = io::stderr().lock();
+    let code = main_with(
+        std::env::args_os(),
+        &mut Io {
+            stdin: &mut stdin,
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+        },
+    );
+    // The run already flushed and reported any write failure; a failure here changes nothing.
+    let _ = stdout.flush();
+    ExitCode::from(code)
 }

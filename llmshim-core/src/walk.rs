@@ -313,6 +313,24 @@ impl NodeCtx<'_> {
         self.shared.changes.push(Change::new(pointer, rule, kind));
     }
 
+    /// Records a change at the path `tokens` below this node (for example `["properties", "a"]`), when diagnostics
+    /// are on.
+    pub fn record_at(
+        &mut self,
+        rule: impl Into<Cow<'static, str>>,
+        kind: ChangeKind,
+        tokens: &[&str],
+    ) {
+        if !self.shared.settings.diagnostics {
+            return;
+        }
+        let mut pointer = self.shared.pointer.clone();
+        for t in tokens {
+            push_token(&mut pointer, t);
+        }
+        self.shared.changes.push(Change::new(pointer, rule, kind));
+    }
+
     /// Queues a lift of `keyword` with `value` by `rule`; the queue is flushed by [`NodeCtx::flush_lifts`].
     pub fn queue_lift(&mut self, keyword: impl Into<String>, value: Value, rule: &'static str) {
         self.lifts.push(keyword, value, rule);

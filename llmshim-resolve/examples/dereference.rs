@@ -1,7 +1,11 @@
 //! Dereferences a JSON Schema file (default: the bundled pydantic-style example) and prints the result.
 //!
 //! Run it from the repository root: `cargo run -p llmshim-resolve --example dereference -- [FILE]`.
-#![allow(clippy::print_stdout, clippy::print_stderr, reason = "an example program reports on the terminal")]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example program reports on the terminal"
+)]
 
 use std::process::ExitCode;
 
@@ -9,7 +13,11 @@ use llmshim_resolve::{Cycles, Options, Resources, dereference};
 
 fn main() -> ExitCode {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/pydantic-order.json").to_owned()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/pydantic-order.json"
+        )
+        .to_owned()
     });
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,

@@ -1,4 +1,4 @@
-//! URI handling: RFC 3986 joins through `fluent-uri`, fragments and percent-decoding.
+//! URI handling: RFC 3986 joins through `fluent-uri`, fragments and percent-decoding, shared with the validator.
 
 use fluent_uri::{Iri, IriRef};
 
@@ -9,7 +9,18 @@ pub const DEFAULT_BASE: &str = "https://llmshim.invalid/schema";
 ///
 /// A fragment-only reference is joined textually, so that fragments containing characters a URI may not carry
 /// (spaces, for example) still address the document they name.
-pub(crate) fn join(base: &str, reference: &str) -> Result<String, String> {
+///
+/// ```
+/// use llmshim_resolve::uri::join;
+///
+/// assert_eq!(join("https://ex.test/a/root.json", "b.json#/x").as_deref(), Ok("https://ex.test/a/b.json#/x"));
+/// assert!(join("https://ex.test/", "http://[bad").is_err());
+/// ```
+///
+/// # Errors
+///
+/// A base or reference that does not parse, or a join RFC 3986 cannot perform, with a lowercase message.
+pub fn join(base: &str, reference: &str) -> Result<String, String> {
     let base = strip_fragment(base);
     if let Some(fragment) = reference.strip_prefix('#') {
         return Ok(format!("{base}#{fragment}"));
@@ -24,17 +35,21 @@ pub(crate) fn join(base: &str, reference: &str) -> Result<String, String> {
 }
 
 /// The URI without its fragment.
-pub(crate) fn strip_fragment(uri: &str) -> &str {
+pub fn strip_fragment(uri: &str) -> &str {
     uri.split_once('#').map_or(uri, |(head, _)| head)
 }
 
 /// Splits a URI into the part before `#` and the raw fragment (empty when absent).
-pub(crate) fn split_fragment(uri: &str) -> (&str, &str) {
+pub fn split_fragment(uri: &str) -> (&str, &str) {
     uri.split_once('#').unwrap_or((uri, ""))
 }
 
 /// Normalizes an absolute URI given by a caller (a registered resource), dropping an empty fragment.
-pub(crate) fn normalize_absolute(uri: &str) -> Result<String, String> {
+///
+/// # Errors
+///
+/// A URI that does not parse as an absolute IRI.
+pub fn normalize_absolute(uri: &str) -> Result<String, String> {
     let (head, fragment) = split_fragment(uri);
     let parsed = Iri::parse(head).map_err(|e| format!("invalid uri {uri:?}: {e}"))?;
     let mut out = parsed.normalize().as_str().to_owned();
@@ -46,7 +61,7 @@ pub(crate) fn normalize_absolute(uri: &str) -> Result<String, String> {
 }
 
 /// Percent-decodes a fragment byte-wise; `None` for a malformed escape or a non-UTF-8 result.
-pub(crate) fn percent_decode(fragment: &str) -> Option<String> {
+pub fn percent_decode(fragment: &str) -> Option<String> {
     if !fragment.contains('%') {
         return Some(fragment.to_owned());
     }

@@ -23,8 +23,7 @@ use crate::null::admits_null;
 /// The "originally required" names are read from `required` in `leave`: no step between W24 and W26 edits the
 /// node's own `required`. Without strict, or on any other node, the pass does nothing. Closing is idempotent.
 ///
-/// The change `strict.nullable-optional` is recorded at `<object>/properties`: the walker's
-/// [`NodeCtx::record`] appends a single token, so the property name cannot be added to the pointer.
+/// The change `strict.nullable-optional` is recorded at `<object>/properties/<name>`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CloseObjects;
 
@@ -78,17 +77,21 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
 
     // Step 2: optional properties become nullable alternatives.
     let required: HashSet<&str> = required.iter().map(String::as_str).collect();
-    let mut wrapped = 0usize;
+    let mut wrapped: Vec<String> = Vec::new();
     for (name, schema) in properties.iter_mut() {
         if required.contains(name.as_str()) || admits_null(schema) {
             continue;
         }
         wrap_nullable(schema);
-        wrapped += 1;
+        wrapped.push(name.clone());
     }
     let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
-    for _ in 0..wrapped {
-        cx.record(NULLABLE_OPTIONAL, ChangeKind::Rewritten, Some("properties"));
+    for name in &wrapped {
+        cx.record_at(
+            NULLABLE_OPTIONAL,
+            ChangeKind::Rewritten,
+            &["properties", name],
+        );
     }
 
     // Step 3: every name is required, in declared order.

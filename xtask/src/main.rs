@@ -3,6 +3,7 @@
 // xtask is a command-line tool: printing to stdout and stderr is how it reports.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod bench;
 mod ci;
 mod layers;
 mod metadata;
@@ -17,6 +18,8 @@ const USAGE: &str = "\
 usage: cargo xtask <verb>
 
 verbs:
+  bench    run the criterion benches and write the README's results table
+           (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
   ci       run every gate in order: fmt check, clippy, tests, docs, layers, tidy
   layers   check crate dependencies against the rank table in ARCHITECTURE.md
   tidy     check module headers, manifests, test attributes and trailing whitespace
@@ -24,6 +27,16 @@ verbs:
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("bench") {
+        let outcome = metadata::workspace_root().and_then(|root| bench::run(&root, &args[1..]));
+        return match outcome {
+            Ok(code) => ExitCode::from(code),
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let [verb] = args.as_slice() else {
         if args.is_empty() {
             eprintln!("error: no verb given\n\n{USAGE}");
@@ -47,7 +60,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(0)
         }
-        // Later verbs (suite, bless, bench) get their own arms here when they exist.
+        // Later verbs (suite, bless) get their own arms here when they exist.
         other => {
             eprintln!("error: unknown verb `{other}`\n\n{USAGE}");
             Ok(2)

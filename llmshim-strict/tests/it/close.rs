@@ -169,12 +169,12 @@ fn changes_are_recorded_once_per_wrapped_property_and_once_per_changed_object() 
         changes(&walked),
         [
             (
-                "/properties".to_owned(),
+                "/properties/a".to_owned(),
                 "strict.nullable-optional".to_owned(),
                 ChangeKind::Rewritten
             ),
             (
-                "/properties".to_owned(),
+                "/properties/b".to_owned(),
                 "strict.nullable-optional".to_owned(),
                 ChangeKind::Rewritten
             ),

@@ -35,7 +35,7 @@ fn k1_records_the_lift_the_wrap_and_the_close_in_order() {
                 ChangeKind::Lifted
             ),
             (
-                "/properties".to_owned(),
+                "/properties/units".to_owned(),
                 "strict.nullable-optional".to_owned(),
                 ChangeKind::Rewritten
             ),

@@ -1,0 +1,89 @@
+//! An example custom target: the Acme OpenAI-compatible provider, defined outside llmshim with `llmshim-core` only.
+//!
+//! Acme accepts a small keyword set, expresses null with a marker, rejects boolean subschemas and `const`, and
+//! enforces strict mode with limits smaller than OpenAI's. Everything but `const` is rule-set data; `const` is
+//! rewritten by a hook into a one-value `enum` (rule `acme.const-to-enum`).
+//!
+//! # Examples
+//!
+//! ```
+//! use llmshim::schema::{normalize_with, Options, Target};
+//! use serde_json::json;
+//!
+//! let mut schema = json!({"type": "object", "properties": {"kind": {"const": "a"}, "when": {"type": "string", "format": "date"}}});
+//! let report = normalize_with(&Options::for_target(Target::custom(&acme_llmshim_target::ACME)), &mut schema);
+//! assert!(!report.used_fallback);
+//! assert_eq!(schema["properties"]["kind"], json!({"enum": ["a"], "type": "string"}));
+//! assert_eq!(schema["properties"]["when"], json!({"type": "string", "description": "(format: date)"}));
+//! ```
+//!
+//! # Should I use this crate?
+//!
+//! It is an example to copy: a real custom target lives in its own crate, like this one.
+
+use llmshim_core::rules::{
+    Booleans, DefaultItems, EmptyProperties, Envelope, OpenAiLimits, Policy, Root, StrictProfile,
+};
+use llmshim_core::walk::NodeCtx;
+use llmshim_core::{ChangeKind, FallbackReason, Nullable, RuleSet, TargetRules, json};
+use serde_json::Value;
+
+/// The keywords Acme accepts.
+const KEEP: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "anyOf",
+    "nullable",
+];
+
+/// Acme's strict limits, smaller than OpenAI's.
+const LIMITS: OpenAiLimits = OpenAiLimits::OPENAI;
+
+/// Acme's rule set.
+static RULES: RuleSet = RuleSet::new()
+    .with_defaults(Policy::new(Nullable::Marker, true, true))
+    .with_booleans(Booleans::Reject)
+    .with_root(Root::Object)
+    .with_keep(Some(KEEP))
+    .with_openai_patterns(true)
+    .with_default_items(DefaultItems::Empty)
+    .with_empty_properties(EmptyProperties::Add)
+    .with_split_type_arrays(true)
+    .with_forbidden(&["allOf", "oneOf", "const"])
+    .with_strict(Some(StrictProfile::new(Some(LIMITS), None)))
+    .with_envelope(Envelope::Chat);
+
+/// The Acme target.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Acme;
+
+/// The one Acme value to pass to `Target::custom`.
+pub static ACME: Acme = Acme;
+
+impl TargetRules for Acme {
+    fn id(&self) -> &'static str {
+        "acme"
+    }
+
+    fn rules(&self) -> &RuleSet {
+        &RULES
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        let Some(map) = node.as_object_mut() else {
+            return Ok(());
+        };
+        if let Some(value) = json::remove(map, "const") {
+            json::set(map, "enum", Value::Array(vec![value]));
+            cx.record("acme.const-to-enum", ChangeKind::Rewritten, Some("enum"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,172 @@
+//! The command-line grammar of contract §11, as clap derive types.
+
+use std::path::PathBuf;
+
+use clap::builder::BoolValueParser;
+use clap::{ArgAction, Args, Parser, Subcommand};
+use llmshim::schema::{Nullable, Target};
+
+use crate::options::{parse_nullable, parse_target};
+
+/// `llmshim`: make one JSON Schema work on every LLM provider.
+#[derive(Debug, Parser)]
+#[command(
+    name = "llmshim",
+    version,
+    about = "Make one JSON Schema work on every LLM provider",
+    long_about = "Make one JSON Schema work on every LLM provider.\n\nInput is one JSON document from FILE, or \
+                  standard input when FILE is `-` or absent (`batch` reads JSON lines). Output is one compact JSON \
+                  line on standard output (indented with --pretty); diagnostics go to standard error.\n\nExit \
+                  status: 0 on success (fallbacks included); 1 when `validate` finds the instance invalid or \
+                  `check` reports a fallback for some target; 2 for usage errors, unreadable or invalid input, a \
+                  `validate` schema that does not compile, or any `batch` line error.\n\nTargets: chat, responses, \
+                  anthropic, google, cca, mcp."
+)]
+#[non_exhaustive]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// One subcommand.
+#[derive(Debug, Subcommand)]
+#[non_exhaustive]
+pub enum Command {
+    /// Normalize a schema for a target: `{"output": <schema>, "report": R}`.
+    Normalize(TargetArgs),
+    /// Translate a request's `tools` into the target's native tools: `{"output": <request>, "report": R}`.
+    ///
+    /// `--strict` is the strict request for tools without their own boolean `strict`.
+    Tools(TargetArgs),
+    /// Prepare an output schema for a target: `{"output": <schema>, "report": R, "wrapped": bool}`.
+    Output(TargetArgs),
+    /// Normalize an MCP tool's `inputSchema` (the target is always mcp): `{"output": <tool>, "report": R}`.
+    McpTool(McpToolArgs),
+    /// Explain what normalizing a schema for a target does, as text, diagnostics forced on.
+    ///
+    /// Line 1 is `changed=<b> used_fallback=<b> strict=<b> bypassed=<b>`, then one line
+    /// `<kind>\t<rule>\t<pointer>` per change, then `reason\t<kind>\t<pointer>\t<message>` when there is a reason.
+    Explain(TargetArgs),
+    /// Normalize a schema for several targets (all six by default) and report each:
+    /// `{"results": [{"target": T, "report": R}…]}`; exit status 1 when some target falls back.
+    Check(CheckArgs),
+    /// Validate an instance against a schema locally: `{"valid": bool, "errors": [<line>…]}`; exit status 1 when
+    /// the instance is invalid.
+    Validate(ValidateArgs),
+    /// Run JSON lines `{"api", "target", "strict", "options", "env", "input"}`, one output line per input line.
+    Batch(BatchArgs),
+}
+
+/// The normalization flags shared by `normalize`, `tools`, `output`, `mcp-tool`, `explain` and `check`.
+///
+/// Each flag that is given overrides `Options::for_target(T)`.
+#[derive(Clone, Debug, Default, Args)]
+#[non_exhaustive]
+pub struct OptionArgs {
+    /// Request strict enforcement.
+    #[arg(long)]
+    pub strict: bool,
+    /// The nullability policy (default: the target's).
+    #[arg(long, value_name = "preserve|marker|remove", value_parser = parse_nullable)]
+    pub nullable: Option<Nullable>,
+    /// Turn `oneOf` into `anyOf` (default: the target's).
+    #[arg(long, value_name = "true|false", action = ArgAction::Set, value_parser = BoolValueParser::new())]
+    pub rewrite_one_of: Option<bool>,
+    /// Delete lookaround groups from `pattern` (default: the target's).
+    #[arg(long, value_name = "true|false", action = ArgAction::Set, value_parser = BoolValueParser::new())]
+    pub strip_lookarounds: Option<bool>,
+    /// Do nothing; the report says `bypassed`.
+    #[arg(long)]
+    pub bypass: bool,
+    /// The nesting limit (default 96).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+    /// The visit limit (default 32768).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<usize>,
+    /// The literal and URI byte limit (default 8388608).
+    #[arg(long, value_name = "N")]
+    pub max_literal_bytes: Option<usize>,
+    /// Record every change in the report (`changes`).
+    #[arg(long)]
+    pub diagnostics: bool,
+    /// Run with `LLMSHIM_NO_SCHEMA_CACHE` on: the memo is neither read nor written.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Indent the JSON output by two spaces.
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+/// The arguments of the subcommands that take one target.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct TargetArgs {
+    /// The target: chat, responses, anthropic, google, cca or mcp.
+    #[arg(long, value_name = "T", value_parser = parse_target)]
+    pub target: Target,
+    /// The normalization flags.
+    #[command(flatten)]
+    pub options: OptionArgs,
+    /// The input document; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `mcp-tool`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct McpToolArgs {
+    /// The normalization flags.
+    #[command(flatten)]
+    pub options: OptionArgs,
+    /// The MCP tool; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `check`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct CheckArgs {
+    /// A target to check (repeatable); all six when none is given.
+    #[arg(long = "target", value_name = "T", value_parser = parse_target)]
+    pub targets: Vec<Target>,
+    /// The normalization flags.
+    #[command(flatten)]
+    pub options: OptionArgs,
+    /// The schema; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `validate`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct ValidateArgs {
+    /// The schema file (`-` for standard input, when the instance comes from a file).
+    #[arg(long, value_name = "FILE")]
+    pub schema: PathBuf,
+    /// The most error lines to report (default 8).
+    #[arg(long, value_name = "N")]
+    pub max_errors: Option<usize>,
+    /// Do not assert `format` (formats are asserted by default).
+    #[arg(long)]
+    pub no_format_assertion: bool,
+    /// Indent the JSON output by two spaces.
+    #[arg(long)]
+    pub pretty: bool,
+    /// The instance; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// The arguments of `batch`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct BatchArgs {
+    /// The JSON lines; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}

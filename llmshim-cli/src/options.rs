@@ -1,0 +1,173 @@
+//! Building `Options` and the environment from command-line flags and from batch `options` members (contract §2.3).
+
+use llmshim::schema::{Env, Nullable, Options, Target};
+use serde_json::Value;
+
+use crate::args::OptionArgs;
+
+/// The snake-case option names a batch line's `options` member may use, in the order of contract §2.3.
+pub const OPTION_NAMES: [&str; 10] = [
+    "strict",
+    "nullable",
+    "rewrite_one_of",
+    "strip_lookarounds",
+    "bypass",
+    "max_depth",
+    "max_nodes",
+    "max_literal_bytes",
+    "diagnostics",
+    "structured_output",
+];
+
+/// Parses a nullable policy: `preserve`, `marker` or `remove`, in any ASCII case.
+///
+/// # Errors
+///
+/// A message naming the accepted values.
+///
+/// ```
+/// use llmshim::schema::Nullable;
+/// use llmshim_cli::options::parse_nullable;
+///
+/// assert_eq!(parse_nullable("Marker"), Ok(Nullable::Marker));
+/// assert!(parse_nullable("null").is_err());
+/// ```
+pub fn parse_nullable(text: &str) -> Result<Nullable, String> {
+    [Nullable::Preserve, Nullable::Marker, Nullable::Remove]
+        .into_iter()
+        .find(|n| n.as_str().eq_ignore_ascii_case(text))
+        .ok_or_else(|| {
+            format!("unknown nullable policy {text:?} (expected preserve, marker or remove)")
+        })
+}
+
+/// Parses a target name: `chat`, `responses`, `anthropic`, `google`, `cca` or `mcp`.
+///
+/// # Errors
+///
+/// The facade's message naming the accepted values.
+pub fn parse_target(text: &str) -> Result<Target, String> {
+    text.parse::<Target>().map_err(|e| e.to_string())
+}
+
+impl OptionArgs {
+    /// The options for `target`: `Options::for_target(target)`, then every flag that was given.
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use llmshim::schema::{Nullable, Target};
+    /// use llmshim_cli::args::OptionArgs;
+    ///
+    /// #[derive(Parser)]
+    /// struct Probe {
+    ///     #[command(flatten)]
+    ///     options: OptionArgs,
+    /// }
+    ///
+    /// let probe = Probe::parse_from(["probe", "--strict", "--nullable", "remove", "--max-depth", "8"]);
+    /// let options = probe.options.options(Target::OpenAiChat);
+    /// assert!(options.strict);
+    /// assert_eq!(options.nullable, Nullable::Remove);
+    /// assert_eq!(options.budget.max_depth, 8);
+    /// assert!(!options.rewrite_one_of);
+    /// ```
+    pub fn options(&self, target: Target) -> Options {
+        let mut options = Options::for_target(target);
+        if self.strict {
+            options = options.with_strict(true);
+        }
+        if let Some(nullable) = self.nullable {
+            options = options.with_nullable(nullable);
+        }
+        if let Some(on) = self.rewrite_one_of {
+            options = options.with_rewrite_one_of(on);
+        }
+        if let Some(on) = self.strip_lookarounds {
+            options = options.with_strip_lookarounds(on);
+        }
+        if self.bypass {
+            options = options.with_bypass(true);
+        }
+        let mut budget = options.budget;
+        if let Some(n) = self.max_depth {
+            budget = budget.with_max_depth(n);
+        }
+        if let Some(n) = self.max_nodes {
+            budget = budget.with_max_nodes(n);
+        }
+        if let Some(n) = self.max_literal_bytes {
+            budget = budget.with_max_literal_bytes(n);
+        }
+        options = options.with_budget(budget);
+        if self.diagnostics {
+            options = options.with_diagnostics(true);
+        }
+        options
+    }
+
+    /// The environment to normalize in: the process environment, or with `--no-cache` fixed flags read from the
+    /// process now with `LLMSHIM_NO_SCHEMA_CACHE` on.
+    pub fn env(&self) -> Env {
+        if self.no_cache {
+            Env::Fixed(Env::Process.read().with_no_schema_cache(true))
+        } else {
+            Env::Process
+        }
+    }
+}
+
+/// Applies one member of a batch line's `options` to `options`, by its snake-case name (contract §2.3, §11).
+///
+/// # Errors
+///
+/// A message for an unknown name or a value of the wrong type.
+///
+/// ```
+/// use llmshim::schema::{Nullable, Options, Target};
+/// use llmshim_cli::options::apply_member;
+/// use serde_json::json;
+///
+/// let mut options = Options::for_target(Target::Google);
+/// apply_member(&mut options, "nullable", &json!("PRESERVE")).unwrap();
+/// apply_member(&mut options, "max_nodes", &json!(10)).unwrap();
+/// assert_eq!((options.nullable, options.budget.max_nodes), (Nullable::Preserve, 10));
+/// assert!(apply_member(&mut options, "recursion", &json!(true)).is_err());
+/// assert!(apply_member(&mut options, "strict", &json!("true")).is_err());
+/// ```
+pub fn apply_member(options: &mut Options, name: &str, value: &Value) -> Result<(), String> {
+    let flag = || {
+        value
+            .as_bool()
+            .ok_or_else(|| format!("option {name:?} must be a boolean"))
+    };
+    let count = || {
+        value
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("option {name:?} must be a non-negative integer"))
+    };
+    match name {
+        "strict" => options.strict = flag()?,
+        "nullable" => {
+            let text = value
+                .as_str()
+                .ok_or_else(|| format!("option {name:?} must be a string"))?;
+            options.nullable = parse_nullable(text)?;
+        }
+        "rewrite_one_of" => options.rewrite_one_of = flag()?,
+        "strip_lookarounds" => options.strip_lookarounds = flag()?,
+        "bypass" => options.bypass = flag()?,
+        "max_depth" => options.budget.max_depth = count()?,
+        "max_nodes" => options.budget.max_nodes = count()?,
+        "max_literal_bytes" => options.budget.max_literal_bytes = count()?,
+        "diagnostics" => options.diagnostics = flag()?,
+        "structured_output" => options.structured_output = flag()?,
+        _ => {
+            return Err(format!(
+                "unknown option {name:?} (expected one of {})",
+                OPTION_NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}

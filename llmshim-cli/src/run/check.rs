@@ -1,0 +1,49 @@
+//! `llmshim check`: one schema normalized for several targets, one report each (contract §11).
+
+use llmshim::schema::{Normalizer, Target};
+use serde_json::{Map, Value};
+
+use crate::args::CheckArgs;
+use crate::error::CliError;
+use crate::input::read_document;
+use crate::report::write_json;
+use crate::run::{Io, Status};
+
+/// Normalizes the schema for each `--target` (all six when none is given); status 1 when some target falls back.
+pub(crate) fn run(args: &CheckArgs, io: &mut Io<'_>) -> Result<Status, CliError> {
+    let schema = read_document(args.file.as_deref(), io.stdin)?;
+    let targets: &[Target] = if args.targets.is_empty() {
+        &Target::BUILTIN
+    } else {
+        &args.targets
+    };
+    let normalizer = Normalizer::new(args.options.env());
+    let mut results = Vec::with_capacity(targets.len());
+    let mut fell_back = false;
+    for &target in targets {
+        let options = args.options.options(target);
+        let mut copy = schema.clone();
+        let report = normalizer.normalize_with(&options, &mut copy);
+        if let (true, Some(reason)) = (report.used_fallback, &report.fallback_reason) {
+            fell_back = true;
+            // A note that cannot be written must not change the answer.
+            let _ = writeln!(
+                io.stderr,
+                "llmshim: {target} falls back: {} at {:?}: {}",
+                reason.kind, reason.pointer, reason.message
+            );
+        }
+        let mut result = Map::new();
+        result.insert("target".to_owned(), Value::String(target.to_string()));
+        result.insert("report".to_owned(), report.to_json(options.diagnostics));
+        results.push(Value::Object(result));
+    }
+    let mut answer = Map::new();
+    answer.insert("results".to_owned(), Value::Array(results));
+    write_json(io.stdout, &Value::Object(answer), args.options.pretty)?;
+    Ok(if fell_back {
+        Status::Failure
+    } else {
+        Status::Success
+    })
+}

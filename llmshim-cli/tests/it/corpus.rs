@@ -1,0 +1,75 @@
+//! The MCP tool corpus through `llmshim batch` for every target: one answer per line, no error lines, and the
+//! throughput printed on stderr.
+
+use std::time::Instant;
+
+use llmshim_benches::testdata::{mcp_tool_files, read_json, require};
+use serde_json::{Value, json};
+
+use crate::support::llmshim;
+
+const TARGETS: [&str; 6] = ["chat", "responses", "anthropic", "google", "cca", "mcp"];
+
+#[test]
+fn every_mcp_tool_for_every_target() {
+    let Some(_) = require("llmshim-cli corpus batch") else {
+        return;
+    };
+    let mut lines = Vec::new();
+    for path in mcp_tool_files() {
+        let file = read_json(&path).unwrap();
+        let tools = file["tools"].as_array().cloned().unwrap_or_default();
+        for target in TARGETS {
+            // One request per file with all its tools, as the real-corpus benchmark sends them.
+            lines.push(json!({"api": "tools", "target": target, "input": {"tools": tools}}));
+            for strict in [false, true] {
+                for tool in &tools {
+                    if let Some(schema) = tool.get("inputSchema") {
+                        lines.push(json!({"name": tool["name"], "api": "normalize", "target": target, "strict": strict, "input": schema}));
+                    }
+                }
+            }
+        }
+        for tool in &tools {
+            lines.push(json!({"api": "mcp_tool", "input": tool}));
+        }
+    }
+    assert!(!lines.is_empty(), "the corpus has tools");
+    let mut input = String::new();
+    for line in &lines {
+        input.push_str(&line.to_string());
+        input.push('\n');
+    }
+
+    let started = Instant::now();
+    let out = llmshim(&["batch"], &input, &[]);
+    let elapsed = started.elapsed();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let answers: Vec<Value> = out.json_lines();
+    assert_eq!(answers.len(), lines.len());
+    let mut fallbacks = 0usize;
+    for (answer, line) in answers.iter().zip(&lines) {
+        assert!(answer.get("error").is_none(), "{line}: {answer}");
+        assert!(
+            answer.get("output").is_some() && answer.get("report").is_some(),
+            "{line}"
+        );
+        if answer["report"]["used_fallback"] == true {
+            fallbacks += 1;
+        }
+    }
+    let rate = f64::from(u32::try_from(lines.len()).unwrap()) / elapsed.as_secs_f64();
+    eprintln!(
+        "llmshim batch over the MCP corpus: {} lines ({} tool files, {} targets, {fallbacks} fallbacks) in {:.2} s, \
+         {rate:.0} lines/s ({} build of the binary)",
+        lines.len(),
+        mcp_tool_files().len(),
+        TARGETS.len(),
+        elapsed.as_secs_f64(),
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    );
+}

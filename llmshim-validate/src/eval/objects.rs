@@ -1,0 +1,292 @@
+//! Object applicators: `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties`,
+//! `propertyNames` and the dependency keywords.
+
+use std::sync::Arc;
+
+use hashbrown::HashMap;
+use serde_json::Value;
+
+use super::Run;
+use super::evaluated::Evaluated;
+use super::path::Path;
+use crate::node::{Dependency, Known, NodeId};
+use crate::regex::{BACKTRACK_MESSAGE, Pattern};
+
+/// A property name quoted as a JSON string, for messages.
+pub(crate) fn quote(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_else(|_| format!("{name:?}"))
+}
+
+impl Run<'_> {
+    /// `properties`: looks each instance key up in the schema's index; when errors are collected, the matches are
+    /// evaluated in the schema's order.
+    pub(super) fn properties<'v>(
+        &mut self,
+        entries: &[(String, NodeId)],
+        index: &HashMap<Box<str>, u32>,
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        mut evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let path = Path::key(sp, "properties");
+        let matches = map
+            .iter()
+            .filter_map(|(key, value)| Some((*index.get(key.as_str())?, key, value)));
+        if self.fail_fast() {
+            for (position, key, value) in matches {
+                let ok = self.property(entries, position, key, value, ip, &path);
+                if !ok {
+                    return false;
+                }
+                if let Some(evaluated) = evaluated.as_deref_mut() {
+                    evaluated.properties.insert(key.as_str());
+                }
+            }
+            return true;
+        }
+        let mut ordered: Vec<_> = matches.collect();
+        ordered.sort_unstable_by_key(|(position, _, _)| *position);
+        let mut valid = true;
+        for (position, key, value) in ordered {
+            if !self.property(entries, position, key, value, ip, &path) {
+                valid = false;
+                if self.fail_fast() {
+                    return false;
+                }
+            }
+            if let Some(evaluated) = evaluated.as_deref_mut() {
+                evaluated.properties.insert(key.as_str());
+            }
+        }
+        valid
+    }
+
+    /// Evaluates the instance member `key` against the `properties` entry at `position`.
+    fn property(
+        &mut self,
+        entries: &[(String, NodeId)],
+        position: u32,
+        key: &str,
+        value: &Value,
+        ip: Option<&Path<'_>>,
+        path: &Path<'_>,
+    ) -> bool {
+        let Some((name, node)) = entries.get(position as usize) else {
+            return true;
+        };
+        let ic = Path::key(ip, key);
+        let sc = Path::key(Some(path), name);
+        self.node(*node, value, Some(&ic), Some(&sc), None)
+    }
+
+    pub(super) fn pattern_properties<'v>(
+        &mut self,
+        entries: &[(Arc<Pattern>, NodeId)],
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        mut evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut valid = true;
+        let path = Path::key(sp, "patternProperties");
+        for (pattern, node) in entries {
+            let sc = Path::key(Some(&path), pattern.source());
+            for (key, value) in map {
+                let ic = Path::key(ip, key);
+                match pattern.is_match(key) {
+                    Ok(false) => continue,
+                    Ok(true) => {
+                        if !self.node(*node, value, Some(&ic), Some(&sc), None) {
+                            valid = false;
+                        }
+                        if let Some(evaluated) = evaluated.as_deref_mut() {
+                            evaluated.properties.insert(key.as_str());
+                        }
+                    }
+                    Err(_) => {
+                        valid = false;
+                        self.error(Some(&ic), Some(&sc), None, || BACKTRACK_MESSAGE.to_owned());
+                    }
+                }
+                if !valid && self.fail_fast() {
+                    return false;
+                }
+            }
+        }
+        valid
+    }
+
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the keyword's fields plus the walk state"
+    )]
+    pub(super) fn additional_properties<'v>(
+        &mut self,
+        node: NodeId,
+        is_false: bool,
+        known: &Known,
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut valid = true;
+        let path = Path::key(sp, "additionalProperties");
+        for (key, value) in map {
+            if known.names.contains(key.as_str())
+                || known
+                    .patterns
+                    .iter()
+                    .any(|p| p.is_match(key).unwrap_or(true))
+            {
+                continue;
+            }
+            if is_false {
+                self.error(ip, Some(&path), None, || {
+                    format!("property {} is not allowed", quote(key))
+                });
+                valid = false;
+            } else {
+                let ic = Path::key(ip, key);
+                if !self.node(node, value, Some(&ic), Some(&path), None) {
+                    valid = false;
+                }
+            }
+            if !valid && self.fail_fast() {
+                return false;
+            }
+        }
+        if let Some(evaluated) = evaluated {
+            evaluated.all_properties = true;
+        }
+        valid
+    }
+
+    pub(super) fn unevaluated_properties<'v>(
+        &mut self,
+        node: NodeId,
+        is_false: bool,
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut valid = true;
+        let path = Path::key(sp, "unevaluatedProperties");
+        let seen = evaluated.as_deref();
+        for (key, value) in map {
+            if seen.is_some_and(|e| e.has_property(key)) {
+                continue;
+            }
+            if is_false {
+                self.error(ip, Some(&path), None, || {
+                    format!("property {} is not allowed", quote(key))
+                });
+                valid = false;
+            } else {
+                let ic = Path::key(ip, key);
+                if !self.node(node, value, Some(&ic), Some(&path), None) {
+                    valid = false;
+                }
+            }
+            if !valid && self.fail_fast() {
+                return false;
+            }
+        }
+        if let Some(evaluated) = evaluated {
+            evaluated.all_properties = true;
+        }
+        valid
+    }
+
+    pub(super) fn property_names(
+        &mut self,
+        node: NodeId,
+        instance: &Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut valid = true;
+        let path = Path::key(sp, "propertyNames");
+        for key in map.keys() {
+            let name = Value::String(key.clone());
+            let ic = Path::key(ip, key);
+            if !self.silently(node, &name, Some(&ic), Some(&path), None) {
+                valid = false;
+                self.error(ip, Some(&path), None, || {
+                    format!("property name {} is invalid", quote(key))
+                });
+                if self.fail_fast() {
+                    return false;
+                }
+            }
+        }
+        valid
+    }
+
+    pub(super) fn dependencies<'v>(
+        &mut self,
+        key: &str,
+        entries: &[(String, Dependency)],
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        mut evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut valid = true;
+        let path = Path::key(sp, key);
+        for (name, dependency) in entries {
+            if !map.contains_key(name) {
+                continue;
+            }
+            match dependency {
+                Dependency::Required(names) => {
+                    for needed in names {
+                        if !map.contains_key(needed) {
+                            valid = false;
+                            self.error(ip, Some(&path), None, || {
+                                format!(
+                                    "property {} requires property {}",
+                                    quote(name),
+                                    quote(needed)
+                                )
+                            });
+                            if self.fail_fast() {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                Dependency::Schema(node) => {
+                    let sc = Path::key(Some(&path), name);
+                    if !self.node(*node, instance, ip, Some(&sc), evaluated.as_deref_mut()) {
+                        valid = false;
+                        if self.fail_fast() {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        valid
+    }
+}

@@ -1,0 +1,76 @@
+//! The user's vocabulary: normalize a schema for a target, and read the report.
+//!
+//! ```
+//! use llmshim::schema::{normalize_for, Target};
+//!
+//! let mut schema = serde_json::json!({
+//!     "type": "object",
+//!     "properties": {"name": {"type": ["string", "null"]}}
+//! });
+//! let report = normalize_for(Target::Google, &mut schema);
+//! assert!(!report.used_fallback);
+//! assert_eq!(schema["properties"]["name"]["nullable"], true);
+//! ```
+
+pub mod env;
+mod mcp;
+mod normalizer;
+mod options;
+mod output;
+pub(crate) mod pipeline;
+mod target;
+pub mod validate;
+
+pub use env::{Env, EnvFlags};
+#[doc(inline)]
+pub use llmshim_core::{
+    Budget, Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Nullable,
+};
+pub use mcp::normalize_mcp_tool;
+pub use normalizer::{Normalizer, SchemaMemo};
+pub use options::Options;
+pub use output::{OutputSchema, normalize_output_for};
+pub use target::{Custom, Target};
+
+use serde_json::Value;
+
+/// Normalizes `schema` in place for `target` with the target's default options; never fails.
+///
+/// It is `normalize_with(&Options::for_target(target), schema)`.
+pub fn normalize_for(target: Target, schema: &mut Value) -> Normalization {
+    Normalizer::default().normalize_for(target, schema)
+}
+
+/// Normalizes `schema` in place with `options`; never fails: a schema that cannot be made acceptable becomes
+/// `{"type":"object","properties":{}}` and the report says why (contract §6.2, §6.3).
+///
+/// The process environment is read on every call (`LLMSHIM_NO_SCHEMA_NORMALIZATION`, `LLMSHIM_NO_STRICT`,
+/// `LLMSHIM_NO_SCHEMA_CACHE`) and the process-wide memo is used; see [`Normalizer`] to choose otherwise.
+pub fn normalize_with(options: &Options, schema: &mut Value) -> Normalization {
+    Normalizer::default().normalize_with(options, schema)
+}
+
+/// Every violation of the structural check (contract §1.7) that `schema` has for `target`, in document order; an
+/// empty list means the target accepts the schema as it is. Nothing is rewritten: use it to lint schemas.
+///
+/// ```
+/// use llmshim::schema::{check, FallbackKind, Target};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}}});
+/// let problems = check(Target::Google, &schema);
+/// // Gemini needs a `type` (or `anyOf`) on every node and does not know `oneOf`.
+/// assert_eq!(problems.len(), 2);
+/// assert!(problems.iter().all(|p| p.kind == FallbackKind::TargetUnsupported && p.pointer == "/properties/a"));
+/// assert!(check(Target::OpenAiChat, &schema).is_empty());
+/// ```
+pub fn check(target: Target, schema: &Value) -> Vec<FallbackReason> {
+    check_with(&Options::for_target(target), schema)
+}
+
+/// As [`check`], with the strict flag, nullable policy and budget of `options`.
+pub fn check_with(options: &Options, schema: &Value) -> Vec<FallbackReason> {
+    let rules = options.target.rules().rules();
+    let strict = options.strict && rules.strict.is_some();
+    llmshim_core::check::check(schema, rules, strict, options.nullable, &options.budget)
+}

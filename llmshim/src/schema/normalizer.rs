@@ -1,0 +1,136 @@
+//! `Normalizer`: the pipeline with its environment and memo, which the free functions use by default.
+
+use std::sync::{Arc, OnceLock};
+
+use llmshim_cache::{Limits, Lookup, Memo};
+use llmshim_core::Normalization;
+use serde_json::Value;
+
+use crate::schema::pipeline;
+use crate::schema::{Env, Options, Target};
+
+/// The memo type the facade uses: keyed by the effective [`Options`].
+pub type SchemaMemo = Memo<Options>;
+
+/// The process-wide memo, created on first use with the default limits (512 entries, 16 MiB).
+fn process_memo() -> &'static Arc<SchemaMemo> {
+    static MEMO: OnceLock<Arc<SchemaMemo>> = OnceLock::new();
+    MEMO.get_or_init(|| Arc::new(Memo::new(Limits::default())))
+}
+
+#[derive(Clone, Debug)]
+enum MemoChoice {
+    Process,
+    Own(Arc<SchemaMemo>),
+    Off,
+}
+
+/// Runs normalizations with a chosen environment and memo (contract §6.1).
+///
+/// `Normalizer::default()` reads the process environment on every call and uses the process-wide memo; that is
+/// what [`normalize_with`](crate::schema::normalize_with) does. Tests and the command line's `batch` pass fixed
+/// flags and a memo of their own.
+///
+/// ```
+/// use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
+/// use serde_json::json;
+///
+/// let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default().with_no_strict(true))).without_memo();
+/// let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+/// let report = normalizer.normalize_with(&Options::for_target(Target::OpenAiChat).with_strict(true), &mut schema);
+/// assert!(!report.strict);
+/// assert_eq!(schema, json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Normalizer {
+    env: Env,
+    memo: MemoChoice,
+}
+
+impl Default for Normalizer {
+    fn default() -> Self {
+        Normalizer {
+            env: Env::Process,
+            memo: MemoChoice::Process,
+        }
+    }
+}
+
+impl Normalizer {
+    /// A normalizer reading `env`, with the process-wide memo.
+    pub fn new(env: Env) -> Self {
+        Normalizer {
+            env,
+            memo: MemoChoice::Process,
+        }
+    }
+
+    /// The same normalizer without a memo.
+    #[must_use]
+    pub fn without_memo(mut self) -> Self {
+        self.memo = MemoChoice::Off;
+        self
+    }
+
+    /// The same normalizer with a memo of the caller's.
+    #[must_use]
+    pub fn with_memo(mut self, memo: Arc<SchemaMemo>) -> Self {
+        self.memo = MemoChoice::Own(memo);
+        self
+    }
+
+    /// The environment this normalizer reads.
+    pub fn env(&self) -> Env {
+        self.env
+    }
+
+    /// `normalize_with(&Options::for_target(target), schema)`.
+    pub fn normalize_for(&self, target: Target, schema: &mut Value) -> Normalization {
+        self.normalize_with(&Options::for_target(target), schema)
+    }
+
+    /// Normalizes `schema` in place for `options.target`; never fails (contract §6.2).
+    pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
+        let flags = self.env.read();
+        if options.bypass || flags.no_schema_normalization {
+            return Normalization::bypassed();
+        }
+        let mut effective = options.clone();
+        if flags.no_strict || options.target.rules().rules().strict.is_none() {
+            effective.strict = false;
+        }
+        let memo = match (&self.memo, flags.no_schema_cache) {
+            (_, true) | (MemoChoice::Off, _) => None,
+            (MemoChoice::Process, false) => Some(process_memo()),
+            (MemoChoice::Own(m), false) => Some(m),
+        };
+        let Some(memo) = memo else {
+            let (out, report) = pipeline::normalize_uncached(&effective, schema);
+            *schema = out;
+            return report;
+        };
+        match memo.lookup(&effective, schema) {
+            Lookup::Hit(hit) => {
+                hit.apply(schema);
+                hit.report().clone()
+            }
+            Lookup::Miss(fingerprint) => {
+                let (out, report) = pipeline::normalize_uncached(&effective, schema);
+                let input = std::mem::replace(schema, out);
+                memo.insert(
+                    fingerprint,
+                    effective,
+                    input,
+                    schema.clone(),
+                    report.clone(),
+                );
+                report
+            }
+            Lookup::Unkeyed => {
+                let (out, report) = pipeline::normalize_uncached(&effective, schema);
+                *schema = out;
+                report
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! The stage order of one normalization (contract §6.2): the facade is the only place that knows it.
+
+use std::borrow::Cow;
+
+use llmshim_core::json;
+use llmshim_core::rules::{Booleans, RuleSet};
+use llmshim_core::walk::{self, HARD_MAX_DEPTH, Settings, steps};
+use llmshim_core::{
+    Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Pass, TargetRules,
+};
+use llmshim_resolve::pass::{BaseUri, Expand, Meta, Mode, Upgrade};
+use llmshim_resolve::{Registry, Resources, Upgrades};
+use llmshim_targets::passes as target;
+use serde_json::{Map, Value};
+
+use crate::schema::Options;
+
+/// The base URI of a document that declares none.
+const BASE: &str = "https://llmshim.invalid/schema";
+
+/// The fallback schema of contract §6.3.
+pub(crate) fn fallback() -> Value {
+    let mut m = Map::new();
+    m.insert("type".to_owned(), Value::String("object".to_owned()));
+    m.insert("properties".to_owned(), Value::Object(Map::new()));
+    Value::Object(m)
+}
+
+/// Steps P5 to P7 on `input` with effective `options`: walk, checks, compile, strict demotion, fallback.
+pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, Normalization) {
+    let target = options.target.rules();
+    let first = attempt(options, target, input, options.strict);
+    let outcome = match first {
+        Ok(done) => Ok((done, options.strict, None)),
+        Err(strict_failure) if options.strict => match attempt(options, target, input, false) {
+            Ok((out, mut changes)) => {
+                if options.diagnostics {
+                    let rule = if strict_failure.kind == FallbackKind::ProviderLimit {
+                        "openai.strict-limits"
+                    } else {
+                        "strict.demoted"
+                    };
+                    changes.push(Change::new("", Cow::Borrowed(rule), ChangeKind::Relaxed));
+                }
+                Ok(((out, changes), false, Some(strict_failure)))
+            }
+            Err(failure) => Err(failure),
+        },
+        Err(failure) => Err(failure),
+    };
+    match outcome {
+        Ok(((out, changes), strict, reason)) => {
+            let mut report = Normalization::default();
+            report.changed = out != *input;
+            report.strict = strict;
+            report.fallback_reason = reason;
+            report.changes = changes;
+            (out, report)
+        }
+        Err(reason) => {
+            let out = fallback();
+            let mut report = Normalization::default();
+            report.changed = out != *input;
+            report.used_fallback = true;
+            report.fallback_reason = Some(reason);
+            (out, report)
+        }
+    }
+}
+
+/// The walk settings for `options` with strict set to `strict`.
+fn settings(options: &Options, strict: bool) -> Settings {
+    Settings::new(options.budget)
+        .with_strict(strict)
+        .with_nullable(options.nullable)
+        .with_rewrite_one_of(options.rewrite_one_of)
+        .with_strip_lookarounds(options.strip_lookarounds)
+        .with_diagnostics(options.diagnostics)
+        .with_structured_output(options.structured_output)
+}
+
+/// P5 (a)–(d): pre-pass, the one walk, the structural check, strict limits and the compile check.
+fn attempt(
+    options: &Options,
+    target: &dyn TargetRules,
+    input: &Value,
+    strict: bool,
+) -> Result<(Value, Vec<Change>), FallbackReason> {
+    if json::depth_within(input, HARD_MAX_DEPTH).is_none() {
+        return Err(FallbackReason::new(
+            FallbackKind::BudgetDepth,
+            "",
+            format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+        ));
+    }
+    let rules = target.rules();
+    let resources = Resources::new();
+    let registry = Registry::with_budget(input, &resources, &options.budget)?;
+    let draft = registry.draft();
+    let shape = if rules.booleans == Booleans::Reject {
+        steps::Shape::reject_booleans()
+    } else {
+        steps::Shape::keep_booleans()
+    };
+    let base = BaseUri::new(draft);
+    let id = Upgrade::id(Upgrades::ALL, draft);
+    let expand = Expand::new(&registry, Mode::Normalize);
+    let meta = Meta::normalize(rules.schema_uri, draft);
+    let forms = Upgrade::forms(Upgrades::ALL);
+    let root = target::RootShaping::new(rules);
+    let flatten = steps::FlattenTuples::new(rules.flatten_tuples);
+    let infer = steps::InferType::new(rules.infer_array_from_items);
+    let enter_hook = target::EnterHook::new(target);
+    let keep = target::KeepList::new(rules);
+    let patterns = target::Patterns::new(rules);
+    let values = target::GoogleValues::new(rules);
+    let split = steps::SplitTypeArray::new(rules.split_type_arrays);
+    let empty = target::EmptyPropertiesAdd::new(rules);
+    let items = target::DefaultItemsPass::new(rules);
+    let tail = target::GoogleTail::new(rules);
+    let leave_hook = target::LeaveHook::new(target);
+    // Contract §1.5 order. `enter` steps run in list order before the children; `leave` steps (W26 to W29) run in
+    // list order after them.
+    let passes: [&dyn Pass; 28] = [
+        &shape,                        // W2, W4
+        &base,                         // W3
+        &steps::Literals,              // W5
+        &steps::SnakeCase,             // W6
+        &id,                           // W6 (draft-04 id)
+        &expand,                       // W7
+        &meta,                         // W8
+        &forms,                        // W9-W11
+        &steps::RequiredNull,          // W12
+        &steps::OneOf,                 // W13
+        &steps::MergeAllOf,            // W14
+        &root,                         // W15
+        &flatten,                      // W16
+        &infer,                        // W17
+        &enter_hook,                   // W18
+        &llmshim_strict::KeepList,     // W19 (strict)
+        &keep,                         // W19 (rule set, output bounds)
+        &patterns,                     // W20
+        &steps::NullablePolicy,        // W21
+        &values,                       // W22
+        &steps::FlushLifts,            // W22 (flush)
+        &split,                        // W23
+        &steps::RequiredStrings,       // W24
+        &empty,                        // W26 (rule set)
+        &llmshim_strict::CloseObjects, // W26 (strict)
+        &items,                        // W27
+        &tail,                         // W28
+        &leave_hook,                   // W29
+    ];
+    let mut out = input.clone();
+    let walked = walk::walk(&mut out, &passes, &settings(options, strict), BASE.into())?;
+    if let Some(reason) =
+        llmshim_core::check::first(&out, rules, strict, options.nullable, &options.budget)
+    {
+        return Err(reason);
+    }
+    if strict {
+        strict_limits(&out, rules)?;
+    }
+    llmshim_validate::compile(&out).map_err(FallbackReason::from)?;
+    Ok((out, walked.changes))
+}
+
+/// §5.6: the OpenAI strict limits of the rule set's strict profile, if any.
+fn strict_limits(out: &Value, rules: &RuleSet) -> Result<(), FallbackReason> {
+    match rules.strict.and_then(|p| p.openai_limits) {
+        Some(limits) => llmshim_strict::fits(out, &limits),
+        None => Ok(()),
+    }
+}

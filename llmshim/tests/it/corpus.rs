@@ -1,0 +1,1 @@
+//! Tests for `corpus`: not written yet.

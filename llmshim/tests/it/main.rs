@@ -1,0 +1,20 @@
+//! The integration tests of the facade, one module per topic.
+#![allow(
+    clippy::print_stderr,
+    reason = "corpus tests report their counts on stderr"
+)]
+
+mod adversarial;
+mod corpus;
+mod golden;
+mod invariants;
+mod matrix;
+mod memo;
+mod oracle;
+mod output;
+mod sdk_google;
+mod strict_corpus;
+mod strict_fixtures;
+mod support;
+mod tools_corpus;
+mod tools_golden;

@@ -1,0 +1,1 @@
+//! Tests for `oracle`: not written yet.

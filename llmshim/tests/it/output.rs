@@ -1,0 +1,1 @@
+//! Tests for `output`: not written yet.

@@ -1,0 +1,1 @@
+//! Tests for `sdk_google`: not written yet.

@@ -1,0 +1,1 @@
+//! Tests for `strict_corpus`: not written yet.

@@ -1,0 +1,1 @@
+//! Tests for `strict_fixtures`: not written yet.

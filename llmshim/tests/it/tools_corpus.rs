@@ -1,0 +1,1 @@
+//! Tests for `tools_corpus`: not written yet.

@@ -1,0 +1,1 @@
+//! Tests for `tools_golden`: not written yet.
