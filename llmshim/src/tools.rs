@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 pub use report::{ToolReport, ToolsReport};
 
 use crate::schema::pipeline::fallback;
-use crate::schema::{Normalizer, Options};
+use crate::schema::{Normalizer, Options, Target};
 
 /// Translates `request.tools` into `options.target`'s native tools array, normalizing every tool's schema on its
 /// own (one bad tool falls back alone), with the process environment and memo. See [`Normalizer`] for the variant
@@ -86,6 +86,7 @@ fn native_shape(envelope: Envelope) -> Shape {
 #[derive(Debug)]
 struct Pending {
     shape: Shape,
+    from_mcp: bool,
     index: usize,
     declaration: Option<usize>,
     requested: bool,
@@ -95,8 +96,16 @@ struct Pending {
 }
 
 impl Pending {
-    fn pointer(&self) -> String {
+    /// Where the schema stood in the input request; `prefix` is `/request` inside a Code Assist envelope.
+    fn pointer(&self, prefix: &str) -> String {
+        let mut p = String::from(prefix);
+        p.push_str(&self.relative_pointer());
+        p
+    }
+
+    fn relative_pointer(&self) -> String {
         let tokens: &[&str] = match self.shape {
+            _ if self.from_mcp => &["inputSchema"],
             Shape::Chat => &["function", "parameters"],
             Shape::Flat => &["parameters"],
             Shape::Anthropic => &["input_schema"],
@@ -150,13 +159,26 @@ impl Normalizer {
         let mut changed = false;
         let mut pre: Vec<(usize, Normalization)> = Vec::new();
         if envelope != Envelope::Mcp {
-            pre = self.convert_mcp_tools(tools_of(request, envelope), &mut changed);
+            // §8.2 runs first with MCP options; the caller's bypass, budgets and diagnostics apply to it too.
+            let mcp = Options::for_target(Target::Mcp)
+                .with_bypass(options.bypass)
+                .with_budget(options.budget)
+                .with_diagnostics(options.diagnostics);
+            pre = self.convert_mcp_tools(&mcp, tools_of(request, envelope), &mut changed);
         }
+        let prefix = if envelope == Envelope::CodeAssist
+            && request.get("request").is_some_and(Value::is_object)
+        {
+            "/request"
+        } else {
+            ""
+        };
         let mut report = ToolsReport::default();
         if let Some(tools) = tools_of(request, envelope) {
-            let mut pending = self.normalize_tools(options, envelope, tools, bypassed);
+            let mut pending = self.normalize_tools(options, envelope, tools, bypassed, &pre);
             for p in &mut pending {
                 if let Some((_, first)) = pre.iter().find(|(i, _)| *i == p.index) {
+                    p.from_mcp = true;
                     merge_pre(&mut p.report, first);
                 }
             }
@@ -179,6 +201,7 @@ impl Normalizer {
                 envelope,
                 &mut pending,
                 &mut report,
+                prefix,
             );
         }
         if envelope == Envelope::CodeAssist {
@@ -191,7 +214,11 @@ impl Normalizer {
     /// [`prepare_request`] with this normalizer's environment and memo.
     pub fn prepare_request(&self, request: &mut Value) -> ToolsReport {
         let mut changed = false;
-        let pre = self.convert_mcp_tools(tools_of(request, Envelope::Chat), &mut changed);
+        let pre = self.convert_mcp_tools(
+            &Options::for_target(Target::Mcp),
+            tools_of(request, Envelope::Chat),
+            &mut changed,
+        );
         let mut report = ToolsReport::default();
         for (index, normalization) in pre {
             let name = request
@@ -217,6 +244,7 @@ impl Normalizer {
     /// §8.2: raw MCP tools become canonical chat tools after §8.1; returns each converted tool's report.
     fn convert_mcp_tools(
         &self,
+        options: &Options,
         tools: Option<&mut Vec<Value>>,
         changed: &mut bool,
     ) -> Vec<(usize, Normalization)> {
@@ -228,7 +256,7 @@ impl Normalizer {
             if !llmshim_mcp::is_mcp_tool(tool) {
                 continue;
             }
-            let normalization = self.normalize_mcp_tool(tool);
+            let normalization = self.normalize_mcp_tool_with(options, tool);
             *tool = llmshim_mcp::to_chat_tool(tool);
             *changed = true;
             out.push((index, normalization));
@@ -243,6 +271,7 @@ impl Normalizer {
         envelope: Envelope,
         tools: &[Value],
         bypassed: bool,
+        pre: &[(usize, Normalization)],
     ) -> Vec<Pending> {
         let mut pending = Vec::new();
         for (index, tool) in tools.iter().enumerate() {
@@ -264,8 +293,13 @@ impl Normalizer {
                     }
                 }
                 _ => {
+                    // A raw MCP tool whose schema already fell back in the §8.2 pass is sent non-strict, like any
+                    // other tool that fell back: the model could only call it with an empty object.
+                    let fell_back = pre.iter().any(|(i, r)| *i == index && r.used_fallback);
                     let requested = own_strict(tool, shape).unwrap_or(options.strict);
-                    let mut p = self.normalize_one(options, shape, tool, requested, bypassed);
+                    let mut p =
+                        self.normalize_one(options, shape, tool, requested && !fell_back, bypassed);
+                    p.requested = requested;
                     p.index = index;
                     pending.push(p);
                 }
@@ -296,6 +330,7 @@ impl Normalizer {
         }
         Pending {
             shape,
+            from_mcp: false,
             index: 0,
             declaration: None,
             requested,
@@ -404,6 +439,10 @@ fn not_object(original: Option<&Value>, fallback: &Value) -> Normalization {
 /// Carries a raw MCP tool's first-pass fallback into its final report.
 fn merge_pre(report: &mut Normalization, first: &Normalization) {
     report.changed |= first.changed;
+    if !first.changes.is_empty() {
+        let later = std::mem::take(&mut report.changes);
+        report.changes = first.changes.iter().cloned().chain(later).collect();
+    }
     if first.used_fallback {
         report.used_fallback = true;
         if report.fallback_reason.is_none() {
@@ -452,6 +491,7 @@ fn assemble(
     envelope: Envelope,
     pending: &mut [Pending],
     out: &mut ToolsReport,
+    prefix: &str,
 ) -> bool {
     let Some(tools) = tools else {
         return false;
@@ -476,7 +516,7 @@ fn assemble(
             for p in mine {
                 let sent = edit_declaration(&mut tool, p, envelope);
                 changed |= sent;
-                record(out, &tool, p, None);
+                record(out, &tool, p, None, prefix);
             }
             result.push(tool);
             continue;
@@ -488,17 +528,17 @@ fn assemble(
         let strict = strict_key(envelope, p);
         if declarations {
             let decl = declaration(&tool, shape, p, envelope);
-            record(out, &tool, p, None);
+            record(out, &tool, p, None, prefix);
             gathered_at.get_or_insert(result.len());
             gathered.push(decl);
             changed = true;
         } else if shape == native_shape(envelope) {
             changed |= edit_in_place(&mut tool, shape, p, envelope, strict);
-            record(out, &tool, p, strict);
+            record(out, &tool, p, strict, prefix);
             result.push(tool);
         } else {
             let built = build(&tool, shape, p, envelope, strict);
-            record(out, &tool, p, strict);
+            record(out, &tool, p, strict, prefix);
             result.push(built);
             changed = true;
         }
@@ -512,7 +552,7 @@ fn assemble(
     changed
 }
 
-fn record(out: &mut ToolsReport, tool: &Value, p: &Pending, strict: Option<bool>) {
+fn record(out: &mut ToolsReport, tool: &Value, p: &Pending, strict: Option<bool>, prefix: &str) {
     let name = match p.declaration {
         Some(d) => tool
             .get("functionDeclarations")
@@ -523,7 +563,7 @@ fn record(out: &mut ToolsReport, tool: &Value, p: &Pending, strict: Option<bool>
     out.tools.push(ToolReport {
         index: p.index,
         name: name.and_then(Value::as_str).map(str::to_owned),
-        pointer: p.pointer(),
+        pointer: p.pointer(prefix),
         normalization: p.report.clone(),
         strict,
     });
@@ -571,7 +611,10 @@ fn edit_in_place(
     }
     match strict {
         Some(s) => changed |= put(holder, "strict", Value::Bool(s)),
-        None if envelope == Envelope::Mcp => changed |= take(holder, "strict"),
+        // Mcp never carries `strict`, and a tool without a schema gets none: nothing was enforced.
+        None if envelope == Envelope::Mcp || p.original.is_none() => {
+            changed |= take(holder, "strict");
+        }
         None => {}
     }
     changed

@@ -70,13 +70,13 @@ impl Normalizer {
         }
         let second_options = options.clone().with_structured_output(true);
         let mut second = self.normalize_with(&second_options, &mut schema);
-        if let Some(budget) = options
+        let budget = options
             .target
             .rules()
             .rules()
             .strict
-            .and_then(|s| s.anthropic_budget)
-        {
+            .and_then(|s| s.anthropic_budget);
+        if let Some(budget) = budget.filter(|_| !second.bypassed) {
             let unions = llmshim_strict::union_count(&schema);
             let optional = llmshim_strict::optional_count(&schema);
             if unions > budget.max_unions || optional > budget.max_optional {

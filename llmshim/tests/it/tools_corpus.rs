@@ -1,1 +1,769 @@
-//! Tests for `tools_corpus`: not written yet.
+//! The real MCP tool corpus translated for every target, one request per server (contract §8, §9).
+
+use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use llmshim::schema::{
+    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check, check_with,
+};
+use llmshim::tools::ToolsReport;
+use llmshim_benches::xfail::{self, XFail};
+use llmshim_benches::{testdata, workload};
+use serde_json::{Value, json};
+
+fn plain() -> Normalizer {
+    Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo()
+}
+
+fn text(value: &Value) -> String {
+    serde_json::to_string(value).expect("a value serializes")
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Expected fallbacks and demotions, by `server/tool`, with reasons.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Tools that fall back on every target, strict or not.
+const EVERY_TARGET: &[(&str, &str)] = &[
+    (
+        "lmb-mcp-server-chart/generate_fishbone_diagram",
+        "ref_cycle: `children.items` refers to itself; recursive schemas fall back (§3.4, recursion modes are planned \
+         in §3.8)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_mind_map",
+        "ref_cycle: `children.items` refers to itself (§3.4)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_organization_chart",
+        "ref_cycle: `children.items` refers to itself (§3.4)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_treemap_chart",
+        "ref_cycle: `data.items` refers to itself (§3.4)",
+    ),
+    (
+        "sentry-mcp/whoami",
+        "not_object: inputSchema is {}, which does not describe an object (§8.1)",
+    ),
+    (
+        "vscode-copilot-chat/copilot_testFailure",
+        "not_object: inputSchema is {}, which does not describe an object (§8.1)",
+    ),
+];
+
+/// Tools whose strict pass fails and is demoted to a non-strict pass (§6.2 P6) on Chat, Responses, Anthropic and
+/// Mcp.
+const STRICT_DEMOTED: &[(&str, &str)] = &[
+    (
+        "github-mcp-server/projects_write",
+        "strict_unsupported: `updated_field` branches have an untyped `value` (S5)",
+    ),
+    (
+        "lmb-basic-memory/write_note",
+        "strict_unsupported: `tags` is {\"default\":null,\"title\":\"Tags\"}, with neither type nor anyOf (S5)",
+    ),
+    (
+        "lmb-desktopcommandermcp/set_config_value",
+        "strict_unsupported: `value` is {} (S5)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_histogram_chart",
+        "strict_unsupported: `binNumber` has an untyped `{\"not\":{}}` branch (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_choices",
+        "strict_unsupported: `population.items` is {} (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_sample",
+        "strict_unsupported: `population.items` is {} (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_shuffle",
+        "strict_unsupported: `items.items` is {} (S5)",
+    ),
+    (
+        "lmb-whois-mcp/whois_ip",
+        "strict_unsupported: `ip` has anyOf branches with only `format`, no type (S5)",
+    ),
+];
+
+/// Tools with an untyped node, which Google and Code Assist reject (S5, `require_type`).
+const UNTYPED: &[(&str, &str)] = &[
+    (
+        "lmb-basic-memory/write_note",
+        "target_unsupported: `tags` has no type and no anyOf (S5)",
+    ),
+    (
+        "lmb-desktopcommandermcp/set_config_value",
+        "target_unsupported: `value` is {} (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_sample",
+        "target_unsupported: `population.items` is {} (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_shuffle",
+        "target_unsupported: `items.items` is {} (S5)",
+    ),
+];
+
+/// Further Google fallbacks.
+const GOOGLE: &[(&str, &str)] = &[
+    (
+        "github-mcp-server/projects_write",
+        "target_unsupported: an untyped `value` inside an `updated_field` branch (S5)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_histogram_chart",
+        "target_unsupported: `binNumber` has an untyped `{\"not\":{}}` branch (S5)",
+    ),
+    (
+        "lmb-random-number-mcp/random_choices",
+        "target_unsupported: `population.items` is {} (S5)",
+    ),
+    (
+        "lmb-biomcp/search",
+        "target_unsupported: anyOf [array, string, null]: the collapse needs one non-null branch (§4.3.13), and \
+         Gemini forbids type null (S6)",
+    ),
+    (
+        "lmb-biomcp/article_searcher",
+        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
+    ),
+    (
+        "lmb-biomcp/trial_searcher",
+        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
+    ),
+    (
+        "lmb-biomcp/alphagenome_predictor",
+        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
+    ),
+    (
+        "lmb-excel-mcp-server/excel_write_to_sheet",
+        "target_unsupported: anyOf [string, number, boolean, null] keeps its null branch (§4.3.13, S6)",
+    ),
+];
+
+/// Further Code Assist fallbacks: CCA merges combinators and cannot merge branches of different types (§4.3.14),
+/// and has no type-array split (§4.8).
+const CODE_ASSIST: &[(&str, &str)] = &[
+    (
+        "github-mcp-server/issue_write",
+        "target_unsupported: type [string, number, boolean] on `issue_fields.items.value`; CCA does not split (§4.8)",
+    ),
+    (
+        "github-mcp-server/update_issue_assignees",
+        "target_unsupported: oneOf [string, object] items cannot merge (§4.3.14)",
+    ),
+    (
+        "github-mcp-server/update_issue_labels",
+        "target_unsupported: oneOf [string, object] items cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-basic-memory/recent_activity",
+        "target_unsupported: `type` is anyOf [string, array] (§4.3.14)",
+    ),
+    (
+        "lmb-biomcp/search",
+        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-biomcp/article_searcher",
+        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-biomcp/trial_searcher",
+        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-biomcp/alphagenome_predictor",
+        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-excel-mcp-server/excel_write_to_sheet",
+        "target_unsupported: anyOf [string, number, boolean, null] cannot merge (§4.3.14)",
+    ),
+    (
+        "lmb-kospi-kosdaq-stock-server/get_stock_ohlcv",
+        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
+    ),
+    (
+        "lmb-kospi-kosdaq-stock-server/get_stock_market_cap",
+        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
+    ),
+    (
+        "lmb-kospi-kosdaq-stock-server/get_stock_fundamental",
+        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
+    ),
+    (
+        "lmb-kospi-kosdaq-stock-server/get_stock_trading_volume",
+        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
+    ),
+    (
+        "lmb-mcp-server-chart/generate_histogram_chart",
+        "target_unsupported: `binNumber` is anyOf [number, {\"not\":{}}, null] (§4.3.14)",
+    ),
+    (
+        "lmb-random-number-mcp/random_choices",
+        "target_unsupported: `weights.anyOf[0].items` is anyOf [integer, number] (§4.3.14)",
+    ),
+    (
+        "lmb-whois-mcp/whois_ip",
+        "target_unsupported: `ip` anyOf branches have no type, so they cannot merge (§4.3.14)",
+    ),
+    (
+        "sentry-mcp/get_event_stacktrace",
+        "target_unsupported: `thread` is anyOf [integer, string] (§4.3.14)",
+    ),
+    (
+        "sentry-mcp/get_profile",
+        "target_unsupported: `projectSlugOrId` is anyOf [string, number] (§4.3.14)",
+    ),
+    (
+        "sentry-mcp/get_profile_details",
+        "target_unsupported: `projectSlugOrId` is anyOf [string, number] (§4.3.14)",
+    ),
+    (
+        "sentry-mcp/search_ai_conversations",
+        "target_unsupported: `project` is anyOf [string, array] (§4.3.14)",
+    ),
+    (
+        "sentry-mcp/search_events",
+        "target_unsupported: `environment` is anyOf [string, array] (§4.3.14)",
+    ),
+    (
+        "vscode-copilot-chat/copilot_editNotebook",
+        "target_unsupported: `newCode` is anyOf [string, array] (§4.3.14)",
+    ),
+];
+
+/// The expected-failure list of one configuration, with full case names `<config>/<server>/<tool>`.
+fn expected(config: &str, target: Target, strict: bool) -> XFail {
+    let mut lists: Vec<&[(&str, &str)]> = vec![EVERY_TARGET];
+    match target {
+        Target::Google => lists.extend([UNTYPED, GOOGLE]),
+        Target::CloudCodeAssist => lists.extend([UNTYPED, CODE_ASSIST]),
+        _ if strict => lists.push(STRICT_DEMOTED),
+        _ => {}
+    }
+    let entries: Vec<(&'static str, &'static str)> = lists
+        .into_iter()
+        .flatten()
+        .map(|(name, reason)| {
+            let full: &'static str = Box::leak(format!("{config}/{name}").into_boxed_str());
+            (full, *reason)
+        })
+        .collect();
+    Box::leak(entries.into_boxed_slice())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the translated request.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// What a target sent for the tool at `position`: name, description, schema (`None` when omitted) and `strict`.
+#[derive(Debug)]
+struct Sent<'a> {
+    name: Option<&'a Value>,
+    description: Option<&'a Value>,
+    schema: Option<&'a Value>,
+    strict: Option<&'a Value>,
+}
+
+fn declarations(tools: &Value) -> Option<&Value> {
+    tools.get(0).and_then(|e| e.get("functionDeclarations"))
+}
+
+fn sent(target: Target, out: &Value, position: usize) -> Sent<'_> {
+    let (tool, schema_key) = match target {
+        Target::OpenAiChat => (out["tools"][position].get("function"), "parameters"),
+        Target::OpenAiResponses => (out["tools"].get(position), "parameters"),
+        Target::Anthropic => (out["tools"].get(position), "input_schema"),
+        Target::Google => (
+            declarations(&out["tools"]).and_then(|d| d.get(position)),
+            "parameters",
+        ),
+        Target::CloudCodeAssist => (
+            declarations(&out["request"]["tools"]).and_then(|d| d.get(position)),
+            "parameters",
+        ),
+        _ => (out["tools"].get(position), "inputSchema"),
+    };
+    let tool = tool.unwrap_or_else(|| panic!("{target}: no tool at {position}"));
+    Sent {
+        name: tool.get("name"),
+        description: tool.get("description"),
+        schema: tool.get(schema_key),
+        strict: tool.get("strict"),
+    }
+}
+
+fn fallback() -> Value {
+    json!({"type": "object", "properties": {}})
+}
+
+/// What a fallen-back tool sends: nothing (Google), `{"type":"object"}` (Code Assist), or the fallback as the
+/// target translates it. A raw MCP tool that falls back in the §8.1 pass carries the fallback into its canonical
+/// chat tool, which a strict target then closes and reports strict (so `strict` says which it was).
+fn sent_fallback(normalizer: &Normalizer, target: Target, strict: bool) -> Option<Value> {
+    match target {
+        Target::Google => None,
+        Target::CloudCodeAssist => Some(json!({"type": "object"})),
+        _ => {
+            let mut schema = fallback();
+            let options = Options::for_target(target).with_strict(strict);
+            let report = normalizer.normalize_with(&options, &mut schema);
+            assert_eq!(report.strict, strict, "{target}");
+            Some(schema)
+        }
+    }
+}
+
+/// The `strict` key the envelope must write (§9.3 step 6), given the report.
+fn strict_key(target: Target, requested: bool, report: &Normalization) -> Option<bool> {
+    match target {
+        Target::OpenAiChat | Target::Anthropic if requested => Some(report.strict),
+        Target::OpenAiChat if report.used_fallback => Some(false),
+        Target::OpenAiResponses => Some(report.strict),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// An independent model of the Anthropic request budget (§5.7, §9.3 step 5).
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Every schema object of `schema`, following the schema positions of §1.2 (a literal is never entered).
+fn schema_nodes(schema: &Value) -> Vec<&serde_json::Map<String, Value>> {
+    let mut nodes = Vec::new();
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        let Value::Object(map) = value else {
+            continue;
+        };
+        nodes.push(map);
+        for key in ["properties", "patternProperties", "dependentSchemas"] {
+            if let Some(Value::Object(children)) = map.get(key) {
+                stack.extend(children.values());
+            }
+        }
+        for key in [
+            "items",
+            "contains",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "propertyNames",
+            "not",
+            "if",
+            "then",
+            "else",
+        ] {
+            stack.extend(map.get(key));
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            if let Some(Value::Array(children)) = map.get(key) {
+                stack.extend(children);
+            }
+        }
+    }
+    nodes
+}
+
+fn union_count(schema: &Value) -> usize {
+    schema_nodes(schema)
+        .into_iter()
+        .filter(|m| m.contains_key("anyOf") || m.get("type").is_some_and(Value::is_array))
+        .count()
+}
+
+fn optional_count(schema: &Value) -> usize {
+    schema_nodes(schema)
+        .into_iter()
+        .map(|m| {
+            let Some(Value::Object(properties)) = m.get("properties") else {
+                return 0;
+            };
+            let required: BTreeSet<&str> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            properties
+                .keys()
+                .filter(|k| !required.contains(k.as_str()))
+                .count()
+        })
+        .sum()
+}
+
+/// The positions of the tools the budget must demote, computed from each tool's solo strict normalization.
+fn simulated_budget(normalizer: &Normalizer, request: &Value) -> BTreeSet<usize> {
+    let mut converted = request.clone();
+    // A raw MCP tool that falls back in the §8.2 pass is sent non-strict and is never charged.
+    let fell_back: BTreeSet<usize> = normalizer
+        .prepare_request(&mut converted)
+        .tools
+        .iter()
+        .filter(|t| t.normalization.used_fallback)
+        .map(|t| t.index)
+        .collect();
+    let strict = Options::for_target(Target::Anthropic).with_strict(true);
+    let (mut tools, mut optional, mut unions) = (0usize, 0usize, 0usize);
+    let mut demoted = BTreeSet::new();
+    for (i, tool) in converted["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .enumerate()
+    {
+        if fell_back.contains(&i) {
+            continue;
+        }
+        let mut schema = tool["function"]["parameters"].clone();
+        let report = normalizer.normalize_with(&strict, &mut schema);
+        if !report.strict || schema.get("type").and_then(Value::as_str) != Some("object") {
+            continue;
+        }
+        let (o, u) = (optional_count(&schema), union_count(&schema));
+        if tools < 20 && optional + o <= 24 && unions + u <= 16 {
+            tools += 1;
+            optional += o;
+            unions += u;
+        } else {
+            demoted.insert(i);
+        }
+    }
+    demoted
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The corpus run.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Counts of one configuration, printed to stderr.
+#[derive(Debug, Default)]
+struct Counts {
+    servers: usize,
+    tools: usize,
+    fallbacks: usize,
+    demotions: usize,
+    budget: usize,
+    strict_sent: usize,
+    omitted: usize,
+    meta_checked: usize,
+}
+
+/// Translates every server's request for one configuration and records one case per tool.
+fn run_config(
+    corpus: &[(String, Value)],
+    target: Target,
+    strict: bool,
+    problems: &mut Vec<String>,
+) -> (xfail::Run, Counts, Vec<(Value, ToolsReport)>) {
+    let config = format!("{target}{}", if strict { "+strict" } else { "" });
+    let normalizer = plain();
+    let options = Options::for_target(target).with_strict(strict);
+    let mut run = xfail::Run::new();
+    let mut counts = Counts::default();
+    let mut outputs = Vec::new();
+    for (server, request) in corpus {
+        counts.servers += 1;
+        let mut out = request.clone();
+        let Ok(report) = catch_unwind(AssertUnwindSafe(|| {
+            normalizer.normalize_native_tools(&options, &mut out)
+        })) else {
+            problems.push(format!("{config}/{server}: panicked"));
+            continue;
+        };
+        let tools = request["tools"].as_array().expect("tools");
+        if report.tools.len() != tools.len() {
+            problems.push(format!(
+                "{config}/{server}: {} tool reports for {} tools",
+                report.tools.len(),
+                tools.len()
+            ));
+            continue;
+        }
+        let budget = if target == Target::Anthropic && strict {
+            simulated_budget(&normalizer, request)
+        } else {
+            BTreeSet::new()
+        };
+        for (i, (tool, t)) in tools.iter().zip(&report.tools).enumerate() {
+            counts.tools += 1;
+            let name = tool["name"].as_str().expect("corpus tools have names");
+            let case = format!("{config}/{server}/{name}");
+            let mut fail = |what: String| problems.push(format!("{case}: {what}"));
+            let n = &t.normalization;
+            let wire = sent(target, &out, i);
+            if t.index != i || t.name.as_deref() != Some(name) || wire.name != tool.get("name") {
+                fail(format!(
+                    "index or name: {} {:?} {:?}",
+                    t.index, t.name, wire.name
+                ));
+            }
+            let description = tool.get("description").or_else(|| tool.get("title"));
+            if wire.description != description {
+                fail("description not from the current tool".to_owned());
+            }
+            // The envelope's `strict` key and the one the report records.
+            let written = wire.strict.map(|s| s.as_bool().expect("a boolean strict"));
+            if written != strict_key(target, strict, n) || t.strict != written {
+                fail(format!("strict key {written:?}, report {:?}", t.strict));
+            }
+            counts.strict_sent += usize::from(written == Some(true));
+            // The schema: the fallback, or one the target's check accepts.
+            let schema = wire.schema.cloned();
+            if n.used_fallback {
+                counts.fallbacks += 1;
+                if schema != sent_fallback(&normalizer, target, n.strict) {
+                    fail(format!("fell back but sent {schema:?}"));
+                }
+            } else if schema.is_none() {
+                if target == Target::Google {
+                    counts.omitted += 1;
+                } else {
+                    fail("no schema sent".to_owned());
+                }
+            }
+            // Every schema sent passes the target's check, and the strict check when it is sent as strict.
+            if let Some(schema) = &schema {
+                let found = check(target, schema);
+                let strict_found =
+                    check_with(&Options::for_target(target).with_strict(n.strict), schema);
+                if !found.is_empty() || !strict_found.is_empty() {
+                    fail(format!("check: {found:?} {strict_found:?}"));
+                }
+            }
+            if let Some(schema) = &schema
+                && matches!(
+                    target,
+                    Target::Anthropic | Target::CloudCodeAssist | Target::Mcp
+                )
+            {
+                counts.meta_checked += 1;
+                if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+                    fail(format!("2020-12 meta-schema: {error}"));
+                }
+            }
+            // Demotions by the Anthropic request budget are checked against the model above, not listed.
+            let by_budget = n
+                .fallback_reason
+                .as_ref()
+                .is_some_and(|r| r.kind == FallbackKind::ProviderLimit && !n.used_fallback);
+            if by_budget != budget.contains(&i) {
+                fail(format!(
+                    "budget demotion {by_budget}, model says {}",
+                    budget.contains(&i)
+                ));
+            }
+            if by_budget {
+                counts.budget += 1;
+            } else if n.fallback_reason.is_some() && !n.used_fallback {
+                counts.demotions += 1;
+            }
+            run.record(case, n.fallback_reason.is_none() || by_budget);
+        }
+        outputs.push((out, report));
+    }
+    (run, counts, outputs)
+}
+
+#[test]
+fn every_corpus_tool_translates_for_every_target() {
+    if testdata::require("tools_corpus::every_corpus_tool_translates_for_every_target").is_none() {
+        return;
+    }
+    let corpus = workload::mcp_corpus().expect("the corpus is present");
+    let mut problems = Vec::new();
+    let mut mismatches = Vec::new();
+    let mut total_tools = 0usize;
+    for target in Target::BUILTIN {
+        let mut by_strict = Vec::new();
+        for strict in [false, true] {
+            let config = format!("{target}{}", if strict { "+strict" } else { "" });
+            let (run, counts, outputs) = run_config(&corpus, target, strict, &mut problems);
+            eprintln!(
+                "tools corpus {config}: {} servers, {} tools, {} fallbacks, {} strict demotions, {} budget \
+                 demotions, {} sent strict, {} parameters omitted, {} meta-schema checks",
+                counts.servers,
+                counts.tools,
+                counts.fallbacks,
+                counts.demotions,
+                counts.budget,
+                counts.strict_sent,
+                counts.omitted,
+                counts.meta_checked
+            );
+            total_tools = counts.tools;
+            if let Err(report) = run.check(&config, expected(&config, target, strict)) {
+                mismatches.push(report);
+            }
+            by_strict.push(outputs);
+        }
+        // D3: Google and Code Assist ignore a strict request, so both runs send the same bytes and reports.
+        if matches!(target, Target::Google | Target::CloudCodeAssist) {
+            for ((plain_out, plain_report), (strict_out, strict_report)) in
+                by_strict[0].iter().zip(&by_strict[1])
+            {
+                if text(plain_out) != text(strict_out) || plain_report != strict_report {
+                    problems.push(format!("{target}: a strict request changed the output"));
+                }
+            }
+        }
+    }
+    assert_eq!(corpus.len(), 63);
+    assert_eq!(total_tools, 725);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One broken tool among fifty.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// 49 corpus tools spread over the whole corpus.
+fn forty_nine_tools(corpus: &[(String, Value)]) -> Vec<Value> {
+    let all: Vec<&Value> = corpus
+        .iter()
+        .flat_map(|(_, request)| request["tools"].as_array().expect("tools"))
+        .collect();
+    (0..49).map(|i| all[i * all.len() / 49].clone()).collect()
+}
+
+/// The tool at `position` as sent: the envelope's element, or the declaration for Google and Code Assist.
+fn sent_tool(target: Target, out: &Value, position: usize) -> Value {
+    match target {
+        Target::Google => out["tools"][0]["functionDeclarations"][position].clone(),
+        Target::CloudCodeAssist => {
+            out["request"]["tools"][0]["functionDeclarations"][position].clone()
+        }
+        _ => out["tools"][position].clone(),
+    }
+}
+
+fn translate(normalizer: &Normalizer, options: &Options, tools: &[Value]) -> (Value, ToolsReport) {
+    let mut out = json!({"tools": tools});
+    let report = normalizer.normalize_native_tools(options, &mut out);
+    (out, report)
+}
+
+/// A broken tool, and what stands in its place when the Anthropic request budget makes tools depend on each other:
+/// a well-formed tool that is charged to the budget exactly as the broken one is, or nothing when the broken one is
+/// not sent strict.
+struct Broken {
+    tool: Value,
+    stand_in: Option<Value>,
+}
+
+fn broken_tools() -> Vec<Broken> {
+    // A raw MCP tool falls back in the §8.1 pass and a chat tool in §9.3; either is sent non-strict, so neither is
+    // charged to the Anthropic request budget and no stand-in is needed.
+    let raw = |name: &str, schema: Value| Broken {
+        tool: json!({"name": name, "description": "deliberately broken", "inputSchema": schema}),
+        stand_in: None,
+    };
+    vec![
+        raw(
+            "broken_ref",
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+        ),
+        raw("broken_type", json!({"type": "string"})),
+        raw(
+            "broken_shape",
+            json!({"type": "object", "properties": {"a": {"type": "object", "properties": []}}}),
+        ),
+        Broken {
+            tool: json!({"type": "function", "function": {"name": "broken_chat", "parameters": {"$ref": "#/nope"}}}),
+            stand_in: None,
+        },
+    ]
+}
+
+/// The sent tool, its report and its `strict` value, for every tool of a translated request.
+type Translated = Vec<(Value, Normalization, Option<bool>)>;
+
+fn translated(target: Target, out: &Value, report: &ToolsReport) -> Translated {
+    report
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(position, t)| {
+            (
+                sent_tool(target, out, position),
+                t.normalization.clone(),
+                t.strict,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn one_broken_tool_leaves_the_other_forty_nine_byte_identical() {
+    if testdata::require("tools_corpus::one_broken_tool_leaves_the_other_forty_nine_byte_identical")
+        .is_none()
+    {
+        return;
+    }
+    let corpus = workload::mcp_corpus().expect("the corpus is present");
+    let good = forty_nine_tools(&corpus);
+    let at = 20usize;
+    let normalizer = plain();
+    let mut compared = 0usize;
+    for target in Target::BUILTIN {
+        for strict in [false, true] {
+            let options = Options::for_target(target).with_strict(strict);
+            let solo = |tool: &Value| {
+                let (out, report) = translate(&normalizer, &options, std::slice::from_ref(tool));
+                translated(target, &out, &report).remove(0)
+            };
+            let alone: Translated = good.iter().map(solo).collect();
+            // Anthropic strict tools share one request budget, so there each tool is compared with the same
+            // request in which the broken tool is replaced by its stand-in; elsewhere with the tool alone.
+            let shared_budget = target == Target::Anthropic && strict;
+            for broken in broken_tools() {
+                let label = format!("{target} strict={strict} {}", text(&broken.tool));
+                let mut tools = good.clone();
+                tools.insert(at, broken.tool.clone());
+                assert_eq!(tools.len(), 50);
+                let (out, report) = translate(&normalizer, &options, &tools);
+                let actual = translated(target, &out, &report);
+                assert_eq!(actual.len(), 50, "{label}");
+                // The broken tool falls back on its own, exactly as it does alone.
+                assert!(actual[at].1.used_fallback, "{label}");
+                let broken_alone = solo(&broken.tool);
+                assert_eq!(text(&actual[at].0), text(&broken_alone.0), "{label}");
+                let reference: Translated = if shared_budget {
+                    let mut tools = good.clone();
+                    if let Some(stand_in) = &broken.stand_in {
+                        tools.insert(at, stand_in.clone());
+                    }
+                    let (out, report) = translate(&normalizer, &options, &tools);
+                    let mut all = translated(target, &out, &report);
+                    if broken.stand_in.is_some() {
+                        let stand_in = all.remove(at);
+                        assert_eq!(text(&stand_in.0), text(&actual[at].0), "{label}");
+                    }
+                    all
+                } else {
+                    alone.clone()
+                };
+                for (j, expected) in reference.iter().enumerate() {
+                    let position = if j < at { j } else { j + 1 };
+                    let (tool, normalization, sent_strict) = &actual[position];
+                    assert_eq!(text(tool), text(&expected.0), "{label}: tool {j}");
+                    assert_eq!(normalization, &expected.1, "{label}: tool {j}");
+                    assert_eq!(sent_strict, &expected.2, "{label}: tool {j}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "tools corpus: {compared} tools compared with their reference translation beside a broken one"
+    );
+    assert_eq!(compared, 6 * 2 * broken_tools().len() * 49);
+}
