@@ -5,6 +5,7 @@
 )]
 
 mod adversarial;
+mod contract;
 mod corpus;
 mod golden;
 mod invariants;
