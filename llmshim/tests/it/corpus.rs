@@ -1,1 +1,645 @@
-//! Tests for `corpus`: not written yet.
+//! Every schema of the shared test data through every target: no panic, checked outputs, idempotence, key order.
+//!
+//! The corpus is every MCP tool `inputSchema` and `outputSchema` of `mcp-tools/*.json` (tools and variants), every
+//! schema of `generated/{pydantic,zod,zod4}.json` (zod 4 in both of its targets) and the SchemaStore schemas of
+//! `schemastore/index.json`, normalized non-strictly for each of the six built-in targets with fixed, empty
+//! environment flags and no memo. The tests check, for every output:
+//!
+//! - nothing panics, in the first normalization or the second;
+//! - an output that is not the fallback passes the target's structural check (`check_with`);
+//! - normalizing the output again reports `changed: false` and returns identical bytes; the only exception is the
+//!   fallback on Google and Cloud Code Assist, whose empty `properties` those targets remove (contract §4.3.16);
+//! - no `$ref`, `$defs` or `definitions` survives in a schema position;
+//! - the order of every surviving property is the order of the input's `properties`;
+//! - a fallback happens only where `tests/corpus/expected-fallbacks.json` names the schema, the target and the
+//!   fallback kind, under a reason; a new fallback and a listed entry that no longer falls back both fail.
+//!
+//! Every SchemaStore schema runs; the workspace's dev profile optimizes the hot crates so that the biggest ones
+//! take milliseconds, not seconds. The work is shared by this file's tests and the oracle tests through one lazily computed corpus, spread over
+//! the available cores.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target, check_with};
+use llmshim_benches::{testdata, xfail};
+use serde_json::Value;
+
+/// The six built-in targets, non-strict, in the command line's order.
+pub(crate) const TARGETS: [Target; 6] = Target::BUILTIN;
+
+/// The expected-fallback list, relative to the crate.
+const EXPECTED_FALLBACKS: &str = "tests/corpus/expected-fallbacks.json";
+
+/// One schema of the corpus and its stable id (`mcp-tools/<file>/tools/<name>/inputSchema`, ...).
+pub(crate) struct Schema {
+    pub(crate) id: String,
+    pub(crate) input: Value,
+}
+
+/// One normalization: the output and its report, or the panic message.
+pub(crate) type Outcome = Result<(Value, Normalization), String>;
+
+/// One schema normalized for one target, then its output normalized again.
+pub(crate) struct Run {
+    pub(crate) target: Target,
+    pub(crate) first: Outcome,
+    pub(crate) again: Option<Outcome>,
+}
+
+/// A corpus schema with its six runs, in [`TARGETS`] order.
+pub(crate) struct Entry {
+    pub(crate) schema: Schema,
+    pub(crate) runs: Vec<Run>,
+}
+
+/// The normalized corpus.
+pub(crate) struct Corpus {
+    pub(crate) entries: Vec<Entry>,
+}
+
+/// Normalizes a copy of `input` for `target` (non-strict defaults), catching a panic as its message.
+pub(crate) fn normalize(target: Target, input: &Value) -> Outcome {
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let options = Options::for_target(target);
+    let mut value = input.clone();
+    catch_unwind(AssertUnwindSafe(|| {
+        let report = normalizer.normalize_with(&options, &mut value);
+        (value, report)
+    }))
+    .map_err(|payload| {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "a panic without a message".to_owned())
+    })
+}
+
+/// Whether `value` is exactly the fallback schema `{"type":"object","properties":{}}`.
+pub(crate) fn is_fallback_value(value: &Value) -> bool {
+    bytes(value) == r#"{"type":"object","properties":{}}"#
+}
+
+/// Compact JSON, so that comparisons see key order.
+pub(crate) fn bytes(value: &Value) -> String {
+    serde_json::to_string(value).expect("a JSON value serializes")
+}
+
+/// Reads the corpus: MCP tool schemas (tools, then variants), generated schemas, then SchemaStore schemas.
+fn schemas() -> Vec<Schema> {
+    let mut out = Vec::new();
+    for file in testdata::mcp_tool_files() {
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .expect("a corpus file has a name");
+        let value = testdata::read_json(&file).expect("MCP corpus files parse");
+        for tool in value["tools"].as_array().expect("a tools array") {
+            let name = tool["name"].as_str().expect("a tool has a name");
+            push_tool(&mut out, &format!("mcp-tools/{stem}/tools/{name}"), tool);
+        }
+        for variant in value["variants"].as_array().into_iter().flatten() {
+            let snap = variant["snap"]
+                .as_str()
+                .expect("a variant names its snapshot");
+            push_tool(
+                &mut out,
+                &format!("mcp-tools/{stem}/variants/{snap}"),
+                &variant["tool"],
+            );
+        }
+    }
+    let root = testdata::root().expect("the caller checked the data with `require`");
+    for (file, member, label) in [
+        ("pydantic.json", "schemas", "pydantic"),
+        ("zod.json", "schemas", "zod"),
+        ("zod4.json", "schemas", "zod4"),
+        ("zod4.json", "schemas_draft7", "zod4-draft7"),
+    ] {
+        let value = testdata::read_json(root.join("generated").join(file))
+            .expect("generated corpus files parse");
+        let map = value[member].as_object().expect("a map of schemas");
+        for (name, schema) in map {
+            out.push(Schema {
+                id: format!("generated/{label}/{name}"),
+                input: schema.clone(),
+            });
+        }
+    }
+    for entry in testdata::schemastore_entries() {
+        let id = format!("schemastore/{}", entry.name);
+        let input = testdata::read_json(&entry.schema).expect("SchemaStore schemas parse");
+        out.push(Schema { id, input });
+    }
+    out
+}
+
+fn push_tool(out: &mut Vec<Schema>, prefix: &str, tool: &Value) {
+    for key in ["inputSchema", "outputSchema"] {
+        if let Some(schema) = tool.get(key) {
+            out.push(Schema {
+                id: format!("{prefix}/{key}"),
+                input: schema.clone(),
+            });
+        }
+    }
+}
+
+fn run_entry(schema: Schema) -> Entry {
+    let runs = TARGETS
+        .iter()
+        .map(|&target| {
+            let first = normalize(target, &schema.input);
+            let again = first.as_ref().ok().map(|(out, _)| normalize(target, out));
+            Run {
+                target,
+                first,
+                again,
+            }
+        })
+        .collect();
+    Entry { schema, runs }
+}
+
+/// The whole corpus, normalized once for every target and shared by the tests of this binary; `None` when the
+/// test data is absent (after `require` printed its line, or panicked under `LLMSHIM_REQUIRE_TESTDATA`).
+pub(crate) fn corpus(what: &str) -> Option<&'static Corpus> {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    testdata::require(what)?;
+    Some(CORPUS.get_or_init(|| {
+        let schemas = schemas();
+        let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        // Interleaved shards balance the large schemas between the workers; the order is restored afterwards.
+        let mut shards: Vec<Vec<(usize, Schema)>> = (0..workers).map(|_| Vec::new()).collect();
+        for (at, schema) in schemas.into_iter().enumerate() {
+            shards[at % workers].push((at, schema));
+        }
+        let mut done: Vec<(usize, Entry)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = shards
+                .into_iter()
+                .map(|shard| {
+                    scope.spawn(move || {
+                        shard
+                            .into_iter()
+                            .map(|(at, schema)| (at, run_entry(schema)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a corpus worker does not panic"))
+                .collect()
+        });
+        done.sort_by_key(|(at, _)| *at);
+        Corpus {
+            entries: done.into_iter().map(|(_, entry)| entry).collect(),
+        }
+    }))
+}
+
+/// Every schema position of `value` with its pointer: map-child values, single children and array-child
+/// entries (contract §1.2).
+pub(crate) fn schema_nodes<'a>(
+    value: &'a Value,
+    pointer: &str,
+    out: &mut Vec<(String, &'a Value)>,
+) {
+    out.push((pointer.to_owned(), value));
+    let Some(map) = value.as_object() else {
+        return;
+    };
+    for key in ["properties", "patternProperties", "dependentSchemas"] {
+        if let Some(Value::Object(members)) = map.get(key) {
+            for (name, child) in members {
+                schema_nodes(child, &format!("{pointer}/{key}/{}", escape(name)), out);
+            }
+        }
+    }
+    for key in [
+        "items",
+        "contains",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+    ] {
+        if let Some(child) = map.get(key) {
+            schema_nodes(child, &format!("{pointer}/{key}"), out);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+        if let Some(Value::Array(entries)) = map.get(key) {
+            for (at, child) in entries.iter().enumerate() {
+                schema_nodes(child, &format!("{pointer}/{key}/{at}"), out);
+            }
+        }
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// The names of the passing and failing cases of the fallback comparison, and the counts per target.
+struct Tally {
+    ran: Vec<String>,
+    failures: Vec<String>,
+    schemas: [usize; 6],
+    fallbacks: [usize; 6],
+    changed: [usize; 6],
+}
+
+fn tally(corpus: &Corpus) -> Tally {
+    let mut t = Tally {
+        ran: Vec::new(),
+        failures: Vec::new(),
+        schemas: [0; 6],
+        fallbacks: [0; 6],
+        changed: [0; 6],
+    };
+    for entry in &corpus.entries {
+        for (column, run) in entry.runs.iter().enumerate() {
+            let case = format!("{} @ {}", entry.schema.id, run.target.name());
+            t.schemas[column] += 1;
+            match &run.first {
+                Err(_) => {
+                    let name = format!("{case}: panic");
+                    t.failures.push(name.clone());
+                    t.ran.push(name);
+                }
+                Ok((_, report)) => {
+                    if report.changed {
+                        t.changed[column] += 1;
+                    }
+                    if let Some(reason) = report
+                        .fallback_reason
+                        .as_ref()
+                        .filter(|_| report.used_fallback)
+                    {
+                        t.fallbacks[column] += 1;
+                        let name = format!("{case}: {}", reason.kind.as_str());
+                        t.failures.push(name.clone());
+                        t.ran.push(name);
+                    } else {
+                        t.ran.push(case);
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The expected-fallback list: `{"groups": [{"reason": …, "cases": ["<id> @ <target>: <kind>", …]}, …]}`.
+fn expected_fallbacks() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED_FALLBACKS);
+    let value = testdata::read_json(&path).expect("the expected-fallback list parses");
+    let groups = value["groups"].as_array().expect("a groups array");
+    let mut list = Vec::new();
+    for group in groups {
+        let reason = group["reason"].as_str().expect("every group has a reason");
+        for case in group["cases"].as_array().expect("every group has cases") {
+            let case = case.as_str().expect("a case is a string");
+            list.push((case.to_owned(), reason.to_owned()));
+        }
+    }
+    list
+}
+
+#[test]
+fn corpus_fallbacks_are_exactly_the_expected_ones() {
+    let Some(corpus) = corpus("corpus_fallbacks_are_exactly_the_expected_ones") else {
+        return;
+    };
+    let t = tally(corpus);
+    let mut note = String::new();
+    let _ = writeln!(note, "corpus: {} schemas x 6 targets", corpus.entries.len());
+    for (column, target) in TARGETS.iter().enumerate() {
+        let _ = writeln!(
+            note,
+            "corpus {:<9} schemas {:>5}  fallbacks {:>4}  changed {:>5}",
+            target.name(),
+            t.schemas[column],
+            t.fallbacks[column],
+            t.changed[column]
+        );
+    }
+    eprint!("{note}");
+
+    // Entries for schemas that did not run (SchemaStore schemas over the default size) are not judged.
+    let ran_ids: BTreeSet<&str> = corpus
+        .entries
+        .iter()
+        .map(|e| e.schema.id.as_str())
+        .collect();
+    let listed: Vec<(&'static str, &'static str)> = expected_fallbacks()
+        .into_iter()
+        .filter(|(case, _)| {
+            case.split_once(" @ ")
+                .is_some_and(|(id, _)| ran_ids.contains(id))
+        })
+        .map(|(case, reason)| -> (&'static str, &'static str) {
+            (
+                Box::leak(case.into_boxed_str()),
+                Box::leak(reason.into_boxed_str()),
+            )
+        })
+        .collect();
+    let listed: xfail::XFail = Box::leak(listed.into_boxed_slice());
+    if let Err(report) = xfail::compare_ran("corpus", &t.ran, &t.failures, listed) {
+        panic!("{report}\n(the list is {EXPECTED_FALLBACKS})");
+    }
+}
+
+#[test]
+fn corpus_never_panics() {
+    let Some(corpus) = corpus("corpus_never_panics") else {
+        return;
+    };
+    let mut panics = Vec::new();
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let first = run.first.as_ref().err();
+            let again = run.again.as_ref().and_then(|a| a.as_ref().err());
+            for (pass, message) in [("first", first), ("again", again)] {
+                if let Some(message) = message {
+                    panics.push(format!(
+                        "{} @ {} ({pass} pass): {message}",
+                        entry.schema.id,
+                        run.target.name()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}
+
+#[test]
+fn corpus_outputs_pass_their_target_check() {
+    let Some(corpus) = corpus("corpus_outputs_pass_their_target_check") else {
+        return;
+    };
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let Ok((out, report)) = &run.first else {
+                continue;
+            };
+            if report.used_fallback {
+                if !is_fallback_value(out) {
+                    problems.push(format!(
+                        "{} @ {}: used_fallback but the output is {}",
+                        entry.schema.id,
+                        run.target.name(),
+                        bytes(out)
+                    ));
+                }
+                continue;
+            }
+            checked += 1;
+            let violations = check_with(&Options::for_target(run.target), out);
+            if !violations.is_empty() {
+                problems.push(format!(
+                    "{} @ {}: {violations:?}",
+                    entry.schema.id,
+                    run.target.name()
+                ));
+            }
+        }
+    }
+    assert!(checked > 0, "nothing was checked");
+    assert!(
+        problems.is_empty(),
+        "{} outputs fail their target's check:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn corpus_reports_agree_with_the_outputs() {
+    let Some(corpus) = corpus("corpus_reports_agree_with_the_outputs") else {
+        return;
+    };
+    let mut problems = Vec::new();
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let Ok((out, report)) = &run.first else {
+                continue;
+            };
+            let case = format!("{} @ {}", entry.schema.id, run.target.name());
+            // Contract §2.4: `changed` is value inequality; without strict a reason exists exactly for a fallback.
+            if report.changed != (*out != entry.schema.input) {
+                problems.push(format!(
+                    "{case}: changed is {} but the value {}",
+                    report.changed,
+                    if report.changed {
+                        "is equal"
+                    } else {
+                        "differs"
+                    }
+                ));
+            }
+            if report.used_fallback != report.fallback_reason.is_some()
+                || report.strict
+                || report.bypassed
+                || !report.changes.is_empty()
+            {
+                problems.push(format!(
+                    "{case}: inconsistent report {}",
+                    report.to_json(true)
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} reports disagree with their outputs:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn corpus_normalization_is_idempotent() {
+    let Some(corpus) = corpus("corpus_normalization_is_idempotent") else {
+        return;
+    };
+    let mut problems = Vec::new();
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let (Ok((out, first)), Some(Ok((again, second)))) = (&run.first, &run.again) else {
+                continue;
+            };
+            let case = format!("{} @ {}", entry.schema.id, run.target.name());
+            let google_family = matches!(run.target, Target::Google | Target::CloudCodeAssist);
+            if first.used_fallback && google_family {
+                // Contract §4.3.16: the fallback is not itself rewritten, but a second pass removes its empty
+                // `properties` on Google and Cloud Code Assist.
+                if bytes(again) != r#"{"type":"object"}"# || second.used_fallback {
+                    problems.push(format!(
+                        "{case}: the fallback normalized again gives {} ({})",
+                        bytes(again),
+                        second.to_json(false)
+                    ));
+                }
+                continue;
+            }
+            if second.changed || second.used_fallback || bytes(again) != bytes(out) {
+                problems.push(format!(
+                    "{case}: normalizing the output again gives report {} and {}",
+                    second.to_json(false),
+                    if bytes(again) == bytes(out) {
+                        "identical bytes".to_owned()
+                    } else {
+                        format!("different bytes:\n    {}\n    {}", bytes(out), bytes(again))
+                    }
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} outputs are not fixed points:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn corpus_outputs_hold_no_references_or_definitions() {
+    let Some(corpus) = corpus("corpus_outputs_hold_no_references_or_definitions") else {
+        return;
+    };
+    let mut problems = Vec::new();
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let Ok((out, _)) = &run.first else {
+                continue;
+            };
+            let mut nodes = Vec::new();
+            schema_nodes(out, "", &mut nodes);
+            for (pointer, node) in nodes {
+                for key in ["$ref", "$defs", "definitions"] {
+                    if node.get(key).is_some() {
+                        problems.push(format!(
+                            "{} @ {}: {key} at {pointer:?}",
+                            entry.schema.id,
+                            run.target.name()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} references or definitions survive:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// Compares the order of the surviving property names of `input` and `output` at the same position, then
+/// descends into every property both keep, and into `items`.
+fn order_problems(input: &Value, output: &Value, pointer: &str, problems: &mut Vec<String>) {
+    let (Some(input), Some(output)) = (input.as_object(), output.as_object()) else {
+        return;
+    };
+    if let (Some(Value::Object(before)), Some(Value::Object(after))) =
+        (input.get("properties"), output.get("properties"))
+    {
+        let kept: Vec<&String> = before.keys().filter(|k| after.contains_key(*k)).collect();
+        let found: Vec<&String> = after.keys().filter(|k| before.contains_key(*k)).collect();
+        if kept != found {
+            problems.push(format!(
+                "{pointer}/properties: input order {kept:?}, output order {found:?}"
+            ));
+        }
+        for name in kept {
+            order_problems(
+                &before[name],
+                &after[name],
+                &format!("{pointer}/properties/{}", escape(name)),
+                problems,
+            );
+        }
+    }
+    if let (Some(before), Some(after)) = (input.get("items"), output.get("items")) {
+        order_problems(before, after, &format!("{pointer}/items"), problems);
+    }
+}
+
+#[test]
+fn corpus_keeps_the_input_property_order() {
+    let Some(corpus) = corpus("corpus_keeps_the_input_property_order") else {
+        return;
+    };
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for entry in &corpus.entries {
+        for run in &entry.runs {
+            let Ok((out, report)) = &run.first else {
+                continue;
+            };
+            if report.used_fallback {
+                continue;
+            }
+            compared += 1;
+            let mut found = Vec::new();
+            order_problems(&entry.schema.input, out, "", &mut found);
+            problems.extend(
+                found
+                    .into_iter()
+                    .map(|p| format!("{} @ {}: {p}", entry.schema.id, run.target.name())),
+            );
+        }
+    }
+    assert!(compared > 0, "nothing was compared");
+    assert!(
+        problems.is_empty(),
+        "{} property maps lost the input order:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_order_check_sees_a_swap_and_the_reference_scan_sees_nested_refs() {
+    // The helpers themselves must be able to fail, or the corpus tests above could not.
+    let input =
+        serde_json::json!({"properties": {"a": {"properties": {"x": {}, "y": {}}}, "b": {}}});
+    let swapped =
+        serde_json::json!({"properties": {"a": {"properties": {"y": {}, "x": {}}}, "b": {}}});
+    let mut problems = Vec::new();
+    order_problems(&input, &swapped, "", &mut problems);
+    assert_eq!(
+        problems,
+        [r#"/properties/a/properties: input order ["x", "y"], output order ["y", "x"]"#]
+    );
+    let mut nodes = Vec::new();
+    let value = serde_json::json!({"properties": {"$ref": {"anyOf": [{"$ref": "#/x"}]}}, "default": {"$ref": 1}});
+    schema_nodes(&value, "", &mut nodes);
+    let with_ref: Vec<&str> = nodes
+        .iter()
+        .filter(|(_, node)| node.get("$ref").is_some())
+        .map(|(pointer, _)| pointer.as_str())
+        .collect();
+    assert_eq!(with_ref, ["/properties/$ref/anyOf/0"]);
+}
