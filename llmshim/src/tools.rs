@@ -3,6 +3,7 @@
 mod report;
 
 use llmshim_core::rules::Envelope;
+use llmshim_core::walk::HARD_MAX_DEPTH;
 use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization, json};
 use serde_json::{Map, Value};
 
@@ -316,6 +317,28 @@ impl Normalizer {
         requested: bool,
         bypassed: bool,
     ) -> Pending {
+        if schema_of(tool, shape).is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_none()) {
+            // Too deep to copy, compare or drop recursively: it falls back without being touched (even under
+            // bypass, since no provider accepts such a schema), and the placeholder original is never read as one.
+            let mut report = Normalization::default();
+            report.changed = true;
+            report.used_fallback = true;
+            report.fallback_reason = Some(FallbackReason::new(
+                FallbackKind::BudgetDepth,
+                "",
+                format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+            ));
+            return Pending {
+                shape,
+                from_mcp: false,
+                index: 0,
+                declaration: None,
+                requested,
+                original: Some(Value::Null),
+                schema: Some(fallback()),
+                report,
+            };
+        }
         let original = schema_of(tool, shape).cloned();
         let mut report = Normalization::default();
         let mut schema = original.clone();
@@ -531,6 +554,7 @@ fn assemble(
             record(out, &tool, p, None, prefix);
             gathered_at.get_or_insert(result.len());
             gathered.push(decl);
+            json::dismantle(tool);
             changed = true;
         } else if shape == native_shape(envelope) {
             changed |= edit_in_place(&mut tool, shape, p, envelope, strict);
@@ -540,6 +564,7 @@ fn assemble(
             let built = build(&tool, shape, p, envelope, strict);
             record(out, &tool, p, strict, prefix);
             result.push(built);
+            json::dismantle(tool);
             changed = true;
         }
     }
@@ -574,12 +599,15 @@ fn put(map: &mut Map<String, Value>, key: &str, value: Value) -> bool {
     if map.get(key) == Some(&value) {
         return false;
     }
-    json::set(map, key, value);
+    // The replaced value is taken apart without recursion: it may be a schema too deep to drop recursively.
+    if let Some(old) = map.insert(key.to_owned(), value) {
+        json::dismantle(old);
+    }
     true
 }
 
 fn take(map: &mut Map<String, Value>, key: &str) -> bool {
-    json::remove(map, key).is_some()
+    json::remove(map, key).map(json::dismantle).is_some()
 }
 
 /// A tool already in the target's shape: the schema is replaced, `strict` follows §9.3, other fields stay.

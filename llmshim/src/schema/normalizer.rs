@@ -106,7 +106,7 @@ impl Normalizer {
         };
         let Some(memo) = memo else {
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
-            *schema = out;
+            replace(schema, out);
             return report;
         };
         match memo.lookup(&effective, schema) {
@@ -128,9 +128,16 @@ impl Normalizer {
             }
             Lookup::Unkeyed => {
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
-                *schema = out;
+                replace(schema, out);
                 report
             }
         }
     }
+}
+
+/// Writes the result into the caller's value; the old value is taken apart without recursion, because an input
+/// that failed the depth check may be nested far deeper than the stack allows a recursive drop to go.
+fn replace(schema: &mut Value, out: Value) {
+    let old = std::mem::replace(schema, out);
+    llmshim_core::json::dismantle(old);
 }

@@ -1,6 +1,7 @@
 //! Output schemas: references resolved, non-object types wrapped under `response`, then the target's rules (§9.7).
 
-use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization};
+use llmshim_core::walk::HARD_MAX_DEPTH;
+use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization, json};
 use serde_json::{Map, Value};
 
 use crate::schema::pipeline::fallback;
@@ -62,6 +63,22 @@ impl Normalizer {
             .with_bypass(options.bypass)
             .with_budget(options.budget)
             .with_diagnostics(options.diagnostics);
+        if json::depth_within(original, HARD_MAX_DEPTH).is_none() {
+            // Too deep to copy: the fallback, with the depth budget as the reason.
+            let mut normalization = Normalization::default();
+            normalization.changed = true;
+            normalization.used_fallback = true;
+            normalization.fallback_reason = Some(FallbackReason::new(
+                FallbackKind::BudgetDepth,
+                "",
+                format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+            ));
+            return OutputSchema {
+                schema: fallback(),
+                wrapped: false,
+                normalization,
+            };
+        }
         let mut schema = original.clone();
         let first = self.normalize_with(&first_options, &mut schema);
         let wrapped = schema.get("type").and_then(Value::as_str) != Some("object");

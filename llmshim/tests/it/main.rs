@@ -7,6 +7,7 @@
 mod adversarial;
 mod contract;
 mod corpus;
+mod deep;
 mod golden;
 mod invariants;
 mod matrix;
