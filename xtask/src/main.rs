@@ -8,6 +8,7 @@ mod ci;
 mod layers;
 mod metadata;
 mod ranks;
+mod reliability;
 mod tidy;
 
 use std::env;
@@ -22,6 +23,7 @@ verbs:
            (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
   ci       run every gate in order: fmt check, clippy, tests, docs, layers, tidy
   layers   check crate dependencies against the rank table in ARCHITECTURE.md
+  reliability  run each adversarial input in its own process and write RELIABILITY.md
   tidy     check module headers, manifests, test attributes and trailing whitespace
   help     print this message";
 
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         "layers" => metadata::workspace_root()
             .and_then(|root| layers::run(&root))
             .map(exit_code),
+        "reliability" => metadata::workspace_root().and_then(|root| reliability::run(&root)),
         "tidy" => metadata::workspace_root()
             .and_then(|root| tidy::run(&root))
             .map(exit_code),

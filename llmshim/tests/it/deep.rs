@@ -16,7 +16,7 @@ fn deep(levels: usize) -> Value {
     v
 }
 
-/// Drops `value` without recursion (serde_json's drop recurses).
+/// Drops `value` without recursion (the recursive drop of `serde_json` would overflow).
 fn dismantle(value: Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {

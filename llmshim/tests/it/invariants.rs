@@ -1,1 +1,718 @@
-//! Tests for `invariants`: not written yet.
+//! Property tests over generated schemas: for every target, strict and not, normalization never panics, is
+//! idempotent, gives the same bytes and report with and without the memo, and returns either the fallback or a
+//! schema that passes its checks, holds no `$ref`, and keeps every surviving literal as it was.
+//!
+//! The generator writes the schemas tool authors write: nested objects with snake-case and keyword-like property
+//! names, `$ref`s into `$defs` (cycles and `$ref` siblings included), combinators in both spellings, type arrays,
+//! patterns with lookarounds, and `default`, `enum`, `examples` and `const` values that look like schemas.
+//! Case counts are small by default (64) and raised through `PROPTEST_CASES`; failures are kept in
+//! `llmshim/proptest-regressions/invariants.txt`, which is committed.
+//! Known violations are on [`XFAIL`], each with a test that fails once it is fixed; a shared memo is also exercised
+//! from several threads with mixed targets and options against the uncached results.
+
+use std::sync::Arc;
+use std::thread;
+
+use llmshim::cache::{Limits, Memo};
+use llmshim::schema::{
+    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check_with,
+};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+use serde_json::{Map, Value, json};
+
+/// The definition names the generated `$ref`s point at; a generated schema defines some of them.
+const DEFINITIONS: [&str; 3] = ["Node", "Item", "Tag"];
+
+/// The Google value rules (contract §4.3.10), which the known bug `late-google-value-rules` leaves to a second pass.
+const GOOGLE_VALUE_RULES: [&str; 3] = [
+    "google.type-applicability",
+    "google.format-lift",
+    "google.enum-lift",
+];
+
+/// Known violations of the invariants, each reproduced by a test of its own below, which fails once the bug is
+/// fixed; the property tolerates a violation only in its exact signature.
+const XFAIL: &[(&str, &str)] = &[
+    (
+        "late-google-value-rules",
+        "bug: W28 (the CCA combinator merge, the nullable-anyOf collapse, anyOf isolation) gives a node keys or a \
+         type after W22 ran, and the Google value rules (contract §4.3.10) run again only where W28 changed the \
+         node's own `type`, so a second pass still lifts `format` or `enum` or drops inapplicable keys: \
+         normalization is not idempotent on Google and CCA",
+    ),
+    (
+        "strict-ref-sibling-required",
+        "bug: under strict, the target of a `$ref` is closed (W26: `required` = all its properties) before the \
+         referencing node's siblings are merged over it, so a sibling `properties` replaces the target's while the \
+         target's generated `required` survives; the merged walk then fails `strict_unsupported` (\"required name \
+         ... is not a property\"), the schema is demoted, and the demoted output passes strict on a second pass: \
+         normalization is not idempotent",
+    ),
+];
+
+/// The literal keywords whose values are data, never schemas.
+const LITERALS: [&str; 4] = ["default", "enum", "examples", "const"];
+
+/// 64 cases by default, or `PROPTEST_CASES`; failures persist next to the crate's manifest.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/proptest-regressions/invariants.txt"
+        )))),
+        ..ProptestConfig::default()
+    }
+}
+
+// The generator.
+
+/// A data value, often shaped like a schema or named like a keyword, for `default`, `enum`, `examples` and `const`.
+fn literal() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..4).prop_map(|n| json!(n)),
+        prop::sample::select(vec![0.5, -0.0, 1.0, 1e21]).prop_map(|f| json!(f)),
+        "[a-z_]{0,6}".prop_map(Value::String),
+        prop::sample::select(vec![
+            json!({"type": "string"}),
+            json!({"$ref": "#/$defs/Node"}),
+            json!({"any_of": [{"type": "null"}], "one_of": [true]}),
+            json!({"properties": {"a": {"all_of": []}}, "required": null}),
+            json!({"default": {"$defs": {"X": {}}}, "enum": [], "additional_properties": false}),
+            json!(["anyOf", {"allOf": [{"type": "x"}]}, {"min_items": 1}]),
+            json!({"$id": "https://example.test/x", "$anchor": "a", "nullable": true}),
+            json!({"type": ["string", "null"], "pattern": "(?=a)"}),
+        ]),
+    ]
+}
+
+/// A `pattern`, sometimes with lookarounds or in a dialect some targets reject.
+fn pattern() -> impl Strategy<Value = Value> {
+    prop::sample::select(vec![
+        "^[a-z]+$",
+        "\\d{3}-\\d{4}",
+        "^(?=.*[A-Z])\\w{8,}$",
+        "(?<!x)y",
+        "^(?!foo)bar",
+        "^\\p{L}+$",
+        "a{2,}",
+    ])
+    .prop_map(|p| Value::String(p.to_owned()))
+}
+
+/// One keyword beside a leaf's `type`, in camel or snake case.
+fn extra() -> impl Strategy<Value = (String, Value)> {
+    let text = "[A-Za-z ()]{0,10}".prop_map(Value::String);
+    prop_oneof![
+        text.clone().prop_map(|t| ("description".to_owned(), t)),
+        text.prop_map(|t| ("title".to_owned(), t)),
+        prop::sample::select(vec!["date-time", "email", "uri", "int32", "uuid"])
+            .prop_map(|f| ("format".to_owned(), json!(f))),
+        pattern().prop_map(|p| ("pattern".to_owned(), p)),
+        (0u64..4).prop_map(|n| ("minLength".to_owned(), json!(n))),
+        (0u64..4).prop_map(|n| ("min_length".to_owned(), json!(n))),
+        (-5i64..5).prop_map(|n| ("maximum".to_owned(), json!(n))),
+        (-5i64..5).prop_map(|n| ("exclusive_minimum".to_owned(), json!(n))),
+        literal().prop_map(|v| ("default".to_owned(), v)),
+        prop::collection::vec(literal(), 0..3)
+            .prop_map(|v| ("examples".to_owned(), Value::Array(v))),
+        prop::collection::vec(literal(), 1..4).prop_map(|v| ("enum".to_owned(), Value::Array(v))),
+        literal().prop_map(|v| ("const".to_owned(), v)),
+        any::<bool>().prop_map(|b| ("nullable".to_owned(), json!(b))),
+        literal().prop_map(|v| ("x-vendor".to_owned(), v)),
+    ]
+}
+
+/// A `type`: a name, or an array of names.
+fn type_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["string", "integer", "number", "boolean", "null"]).prop_map(|t| json!(t)),
+        1 => prop::sample::select(vec![
+            json!(["string", "null"]),
+            json!(["integer", "string"]),
+            json!(["number", "null"]),
+            json!(["object", "null"]),
+        ]),
+    ]
+}
+
+/// A reference: mostly into `$defs`, sometimes to the root, to a missing definition, or with a sibling.
+fn reference() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        8 => prop::sample::select(DEFINITIONS.to_vec()).prop_map(|d| json!({"$ref": format!("#/$defs/{d}")})),
+        1 => prop::sample::select(DEFINITIONS.to_vec())
+            .prop_map(|d| json!({"$ref": format!("#/$defs/{d}"), "description": "see the definition"})),
+        1 => Just(json!({"$ref": "#"})),
+        1 => Just(json!({"$ref": "#/$defs/Missing"})),
+    ]
+}
+
+/// A schema without subschemas.
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        12 => (type_value(), prop::collection::vec(extra(), 0..4)).prop_map(|(ty, extras)| {
+            let mut node = Map::new();
+            node.insert("type".to_owned(), ty);
+            for (key, value) in extras {
+                node.insert(key, value);
+            }
+            Value::Object(node)
+        }),
+        5 => reference(),
+        2 => prop::collection::vec(extra(), 0..3).prop_map(|extras| Value::Object(extras.into_iter().collect())),
+        1 => any::<bool>().prop_map(Value::Bool),
+    ]
+}
+
+/// A property name: plain, snake case, or spelled like a keyword (names are data and never renamed).
+fn property_name() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "name",
+        "user_id",
+        "created_at",
+        "type",
+        "default",
+        "enum",
+        "$ref",
+        "properties",
+        "any_of",
+        "items",
+    ])
+    .prop_map(str::to_owned)
+}
+
+/// An object schema over `inner` members, sometimes also a `$ref` whose target its keys are merged over.
+fn object(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec((property_name(), inner.clone()), 0..4),
+        prop::collection::vec(any::<bool>(), 4),
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(prop_oneof![any::<bool>().prop_map(Value::Bool), inner]),
+        any::<bool>(),
+        prop::option::weighted(0.15, prop::sample::select(DEFINITIONS.to_vec())),
+    )
+        .prop_map(
+            |(members, picks, typed, unknown_required, additional, snake, sibling_of)| {
+                let mut properties = Map::new();
+                for (name, member) in members {
+                    properties.entry(name).or_insert(member);
+                }
+                let mut required: Vec<Value> = properties
+                    .keys()
+                    .zip(picks)
+                    .filter(|(_, pick)| *pick)
+                    .map(|(name, _)| json!(name))
+                    .collect();
+                if unknown_required {
+                    required.push(json!("not_declared"));
+                }
+                let mut node = Map::new();
+                if typed {
+                    node.insert("type".to_owned(), json!("object"));
+                }
+                node.insert("properties".to_owned(), Value::Object(properties));
+                node.insert("required".to_owned(), Value::Array(required));
+                if let Some(target) = sibling_of {
+                    node.insert("$ref".to_owned(), json!(format!("#/$defs/{target}")));
+                }
+                if let Some(additional) = additional {
+                    let key = if snake {
+                        "additional_properties"
+                    } else {
+                        "additionalProperties"
+                    };
+                    node.insert(key.to_owned(), additional);
+                }
+                Value::Object(node)
+            },
+        )
+}
+
+/// An array schema over `inner` items: `items`, a tuple, or untyped `items`.
+fn array(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (inner.clone(), prop::option::of(0u64..3)).prop_map(|(items, min)| {
+            let mut node = json!({"type": "array", "items": items});
+            if let Some(min) = min {
+                node["min_items"] = json!(min);
+            }
+            node
+        }),
+        prop::collection::vec(inner.clone(), 1..3)
+            .prop_map(|entries| json!({"type": "array", "prefixItems": entries, "items": false})),
+        inner.prop_map(|items| json!({"items": items})),
+    ]
+}
+
+/// A combinator in camel or snake case over one to three `inner` branches, sometimes with siblings.
+fn combinator(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    (
+        prop::sample::select(vec![
+            "anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of",
+        ]),
+        prop::collection::vec(inner, 1..4),
+        prop::option::of(prop::sample::select(vec!["object", "string"])),
+        prop::option::of("[a-z ]{1,8}"),
+    )
+        .prop_map(|(keyword, branches, ty, description)| {
+            let mut node = Map::new();
+            if let Some(ty) = ty {
+                node.insert("type".to_owned(), json!(ty));
+            }
+            if let Some(description) = description {
+                node.insert("description".to_owned(), json!(description));
+            }
+            node.insert(keyword.to_owned(), Value::Array(branches));
+            Value::Object(node)
+        })
+}
+
+/// `not` or `if`/`then`/`else` over `inner`.
+fn conditional(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        inner
+            .clone()
+            .prop_map(|n| json!({"type": "string", "not": n})),
+        (inner.clone(), inner.clone(), inner)
+            .prop_map(|(i, t, e)| json!({"type": "object", "if": i, "then": t, "else": e})),
+    ]
+}
+
+/// A schema tree over the leaves.
+fn schema() -> BoxedStrategy<Value> {
+    leaf()
+        .prop_recursive(4, 40, 4, |inner| {
+            prop_oneof![
+                3 => object(inner.clone()),
+                2 => array(inner.clone()),
+                2 => combinator(inner.clone()),
+                1 => conditional(inner),
+            ]
+        })
+        .boxed()
+}
+
+/// A document: an object root (or any schema, sometimes) with some of [`DEFINITIONS`] defined in `$defs`.
+fn document() -> impl Strategy<Value = Value> {
+    (
+        prop_oneof![4 => object(schema()), 1 => schema()],
+        prop::collection::vec(prop::option::weighted(0.85, schema()), DEFINITIONS.len()),
+    )
+        .prop_map(|(root, definitions)| {
+            let mut defs = Map::new();
+            for (name, definition) in DEFINITIONS.iter().zip(definitions) {
+                if let Some(definition) = definition {
+                    defs.insert((*name).to_owned(), definition);
+                }
+            }
+            match root {
+                Value::Object(mut map) if !defs.is_empty() => {
+                    map.insert("$defs".to_owned(), Value::Object(defs));
+                    Value::Object(map)
+                }
+                other => other,
+            }
+        })
+}
+
+// The invariants.
+
+/// A normalizer with fixed flags and no memo.
+fn uncached() -> Normalizer {
+    Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo()
+}
+
+/// A normalizer with fixed flags and a memo of its own.
+fn cached() -> Normalizer {
+    Normalizer::new(Env::Fixed(EnvFlags::default()))
+        .with_memo(Arc::new(Memo::new(Limits::default())))
+}
+
+/// Normalizes a copy of `input` with `normalizer` and returns the output and the report.
+fn run(normalizer: &Normalizer, options: &Options, input: &Value) -> (Value, Normalization) {
+    let mut value = input.clone();
+    let report = normalizer.normalize_with(options, &mut value);
+    (value, report)
+}
+
+/// Calls `visit` on every node at a schema position of `schema`: the root, map-child values, single children and
+/// array-child entries (contract §1.2), never inside a literal.
+fn schema_nodes<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Map<String, Value>)) {
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        let Value::Object(map) = node else {
+            continue;
+        };
+        visit(map);
+        for (key, value) in map {
+            match key.as_str() {
+                "properties" | "patternProperties" | "dependentSchemas" | "$defs"
+                | "definitions" => {
+                    if let Value::Object(members) = value {
+                        stack.extend(members.values());
+                    }
+                }
+                "items"
+                | "contains"
+                | "additionalProperties"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => stack.push(value),
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    if let Value::Array(entries) = value {
+                        stack.extend(entries);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every value held by a literal keyword anywhere in `input`, per keyword; `enum` contributes its elements too.
+fn literal_values(input: &Value) -> Vec<(&'static str, Value)> {
+    let mut found = Vec::new();
+    let mut stack = vec![input];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, member) in map {
+                    if let Some(keyword) = LITERALS.iter().find(|k| **k == key) {
+                        found.push((*keyword, member.clone()));
+                        if let Value::Array(elements) = member {
+                            found.extend(elements.iter().map(|e| ("enum element", e.clone())));
+                        }
+                    }
+                    stack.push(member);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Checks every invariant of one input for one target and strict flag.
+fn check_one(input: &Value, target: Target, strict: bool) -> Result<(), TestCaseError> {
+    let options = Options::for_target(target).with_strict(strict);
+    let name = format!("{} strict={strict}", target.name());
+    let (out, report) = run(&uncached(), &options, input);
+    let out_text = serde_json::to_string(&out).expect("serializes");
+
+    // Cached equals uncached: a miss and then a hit on a memo of its own give the same bytes and report.
+    let memo = cached();
+    for attempt in ["miss", "hit"] {
+        let (cached_out, cached_report) = run(&memo, &options, input);
+        prop_assert_eq!(
+            serde_json::to_string(&cached_out).expect("serializes"),
+            out_text.clone(),
+            "{}: cached output ({})",
+            name,
+            attempt
+        );
+        prop_assert_eq!(
+            &cached_report,
+            &report,
+            "{}: cached report ({})",
+            name,
+            attempt
+        );
+    }
+
+    if report.used_fallback {
+        prop_assert_eq!(
+            &out,
+            &json!({"type": "object", "properties": {}}),
+            "{}: the fallback",
+            name
+        );
+        return Ok(());
+    }
+
+    // The output passes the target's check with the strict flag the report gives.
+    let effective = options.clone().with_strict(report.strict);
+    let problems = check_with(&effective, &out);
+    prop_assert!(
+        problems.is_empty(),
+        "{}: {} fails its check: {:?}",
+        name,
+        out,
+        problems
+    );
+    if report.strict {
+        let strict_problems = llmshim_strict::check(&out);
+        prop_assert!(
+            strict_problems.is_empty(),
+            "{}: {} fails strict: {:?}",
+            name,
+            out,
+            strict_problems
+        );
+    }
+
+    // Anthropic, Code Assist and MCP outputs are 2020-12 schemas.
+    if matches!(
+        target,
+        Target::Anthropic | Target::CloudCodeAssist | Target::Mcp
+    ) {
+        prop_assert!(
+            jsonschema::draft202012::meta::is_valid(&out),
+            "{}: {} is not a 2020-12 schema",
+            name,
+            out
+        );
+    }
+
+    // No `$ref` or `$defs` survives at a schema position, and every surviving literal is one the input held.
+    let known = literal_values(input);
+    let mut problem = None;
+    schema_nodes(&out, &mut |node| {
+        for key in ["$ref", "$defs"] {
+            if node.contains_key(key) && problem.is_none() {
+                problem = Some(format!("{key} survives in {}", Value::Object(node.clone())));
+            }
+        }
+        for keyword in ["default", "examples", "const"] {
+            if let Some(value) = node.get(keyword)
+                && !known.iter().any(|(k, v)| *k == keyword && v == value)
+                && problem.is_none()
+            {
+                problem = Some(format!("{keyword} was rewritten to {value}"));
+            }
+        }
+        // An `enum` may lose `null` (nullable policy) or be built from `const`/`enum` values (root merge), but every
+        // element must come from the input.
+        if let Some(Value::Array(elements)) = node.get("enum") {
+            for element in elements {
+                let from_input = known
+                    .iter()
+                    .any(|(k, v)| matches!(*k, "enum element" | "const") && v == element);
+                if !from_input && problem.is_none() {
+                    problem = Some(format!("enum element {element} is not from the input"));
+                }
+            }
+        }
+    });
+    prop_assert!(
+        problem.is_none(),
+        "{}: {} from {}",
+        name,
+        problem.unwrap_or_default(),
+        input
+    );
+
+    // Idempotence: the output normalized again is unchanged, byte for byte.
+    let (again, again_report) = run(&uncached(), &options.clone().with_diagnostics(true), &out);
+    if report.fallback_reason.is_some() && !report.strict && again_report.strict {
+        // The known bug `strict-ref-sibling-required` (see XFAIL), in exactly its signature: a strict demotion
+        // that a second pass does not repeat. Tolerated until it is fixed.
+        return Ok(());
+    }
+    if matches!(target, Target::Google | Target::CloudCodeAssist)
+        && again_report.changed
+        && again_report
+            .changes
+            .iter()
+            .all(|c| GOOGLE_VALUE_RULES.contains(&c.rule.as_ref()))
+    {
+        // The known bug `late-google-value-rules` (see XFAIL), in exactly its signature: the second pass only
+        // applies the Google value rules again. Tolerated until it is fixed.
+        return Ok(());
+    }
+    prop_assert!(
+        !again_report.changed,
+        "{}: normalizing {} again changed it: {:?}",
+        name,
+        out,
+        again_report
+    );
+    prop_assert_eq!(
+        serde_json::to_string(&again).expect("serializes"),
+        out_text,
+        "{}: idempotence",
+        name
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn every_target_keeps_every_invariant(input in document()) {
+        for target in Target::BUILTIN {
+            for strict in [false, true] {
+                check_one(&input, target, strict)?;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_generator_writes_references_cycles_and_keyword_like_literals() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    // A deterministic sample of the generator must contain every feature the invariants are meant to exercise.
+    let mut runner = TestRunner::deterministic();
+    let strategy = document();
+    let mut seen = [false; 6];
+    for _ in 0..200 {
+        let input = strategy.new_tree(&mut runner).expect("a value").current();
+        let text = input.to_string();
+        seen[0] |= text.contains("\"$ref\":\"#/$defs/");
+        seen[1] |= input.get("$defs").is_some();
+        seen[2] |= text.contains("any_of") || text.contains("one_of") || text.contains("all_of");
+        seen[3] |= text.contains("(?=") || text.contains("(?<!") || text.contains("(?!");
+        seen[4] |= text.contains("[\"string\",\"null\"]");
+        seen[5] |= LITERALS
+            .iter()
+            .any(|k| text.contains(&format!("\"{k}\":{{\"$ref\"")));
+    }
+    assert_eq!(
+        seen, [true; 6],
+        "refs, $defs, snake-case combinators, lookarounds, type arrays, schema-like literals"
+    );
+}
+
+/// The minimal reproductions of `late-google-value-rules`: a type or keys that W28 gives a node after W22 ran.
+const LATE_VALUE_RULES: [(Target, &str); 3] = [
+    // The CCA merge appends the branch's `items` to a node that keeps its own `type: "object"`.
+    (
+        Target::CloudCodeAssist,
+        r#"{"type":"object","anyOf":[{"type":"array","items":{"type":"string"}}]}"#,
+    ),
+    // `anyOf` isolation gives the untyped branch `type: "object"` beside its `maximum`.
+    (
+        Target::Google,
+        r#"{"type":"object","properties":{"a":{"type":"object","anyOf":[{"maximum":0}]}}}"#,
+    ),
+    // The nullable-`anyOf` collapse appends the live branch's `format` to an object node.
+    (
+        Target::Google,
+        r#"{"type":"object","properties":{"a":{"type":"object","anyOf":[{"type":"null"},{"type":"string","format":"date-time"}]}}}"#,
+    ),
+];
+
+#[test]
+fn expected_failures_have_reasons() {
+    for (name, reason) in XFAIL {
+        assert!(
+            reason.starts_with("bug: "),
+            "{name}: a reason starts with `bug: `"
+        );
+    }
+}
+
+/// The minimal reproduction of `strict-ref-sibling-required`, on OpenAI Chat with strict requested.
+const STRICT_REF_SIBLING: &str = r##"{"$ref":"#/$defs/A","$defs":{"A":{"type":"object","properties":{"x":{"type":"string"}}}},"properties":{"y":{"type":"string"}}}"##;
+
+#[test]
+fn strict_ref_sibling_required_still_fails() {
+    let (name, reason) = XFAIL[1];
+    let input: Value = serde_json::from_str(STRICT_REF_SIBLING).expect("a JSON reproduction");
+    let options = Options::for_target(Target::OpenAiChat).with_strict(true);
+    let (out, report) = run(&uncached(), &options, &input);
+    let (again, again_report) = run(&uncached(), &options, &out);
+    assert!(
+        !report.strict && again_report.strict && again != out,
+        "{name} is on XFAIL ({reason}) but is now idempotent: remove the entry, this test and the tolerance in \
+         check_one"
+    );
+    let reason = report.fallback_reason.map(|r| (r.kind, r.message));
+    assert_eq!(
+        reason,
+        Some((
+            FallbackKind::StrictUnsupported,
+            "required name \"x\" is not a property".to_owned()
+        ))
+    );
+}
+
+#[test]
+fn late_google_value_rules_still_fail() {
+    let (name, reason) = XFAIL[0];
+    for (target, text) in LATE_VALUE_RULES {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let options = Options::for_target(target).with_diagnostics(true);
+        let (out, report) = run(&uncached(), &options, &input);
+        assert!(!report.used_fallback, "{text}: {report:?}");
+        let (again, again_report) = run(&uncached(), &options, &out);
+        assert!(
+            again_report.changed,
+            "{name} is on XFAIL ({reason}) but {text} is now idempotent on {}: remove the entry, its reproductions \
+             and the tolerance in check_one",
+            target.name()
+        );
+        assert_ne!(again, out);
+        assert!(
+            again_report
+                .changes
+                .iter()
+                .all(|c| GOOGLE_VALUE_RULES.contains(&c.rule.as_ref())),
+            "{text}: the second pass does more than the value rules: {:?}",
+            again_report.changes
+        );
+    }
+}
+
+#[test]
+fn a_shared_memo_under_concurrency_gives_the_uncached_results() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    // Generated documents under mixed targets and options, each computed once without a memo.
+    let mut runner = TestRunner::deterministic();
+    let strategy = document();
+    let inputs: Vec<Value> = (0..24)
+        .map(|_| strategy.new_tree(&mut runner).expect("a value").current())
+        .collect();
+    let mut jobs = Vec::new();
+    for input in &inputs {
+        for target in Target::BUILTIN {
+            for (strict, diagnostics) in [(false, false), (true, false), (true, true)] {
+                let options = Options::for_target(target)
+                    .with_strict(strict)
+                    .with_diagnostics(diagnostics);
+                let (out, report) = run(&uncached(), &options, input);
+                let text = serde_json::to_string(&out).expect("serializes");
+                jobs.push((input, options, text, report));
+            }
+        }
+    }
+    // Four threads share one small memo, so entries are evicted and replaced while others read them.
+    let memo = Arc::new(Memo::new(Limits::default().with_max_entries(64)));
+    thread::scope(|scope| {
+        for worker in 0..4 {
+            let (jobs, memo) = (&jobs, Arc::clone(&memo));
+            scope.spawn(move || {
+                let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).with_memo(memo);
+                for round in 0..3 {
+                    for i in 0..jobs.len() {
+                        // Each worker walks the jobs in its own order.
+                        let (input, options, text, report) =
+                            &jobs[(i * (2 * worker + 1) + round) % jobs.len()];
+                        let (out, got) = run(&normalizer, options, input);
+                        assert_eq!(&serde_json::to_string(&out).expect("serializes"), text);
+                        assert_eq!(&got, report);
+                    }
+                }
+            });
+        }
+    });
+    let stats = memo.stats();
+    assert!(stats.hits > 0 && stats.evictions > 0, "{stats:?}");
+}
