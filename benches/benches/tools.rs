@@ -5,7 +5,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
+use std::sync::Arc;
+
+use llmshim::cache::Limits;
+use llmshim::schema::{Env, EnvFlags, Normalizer, Options, SchemaMemo, Target};
 use llmshim_benches::workload;
 use serde_json::Value;
 

@@ -91,6 +91,9 @@ struct Pending {
     index: usize,
     declaration: Option<usize>,
     requested: bool,
+    /// The tool has a schema key.
+    has_schema: bool,
+    /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
     original: Option<Value>,
     schema: Option<Value>,
     report: Normalization,
@@ -154,8 +157,18 @@ fn field<'a>(tool: &'a Value, shape: Shape, key: &str) -> Option<&'a Value> {
 impl Normalizer {
     /// [`normalize_native_tools`] with this normalizer's environment and memo.
     pub fn normalize_native_tools(&self, options: &Options, request: &mut Value) -> ToolsReport {
-        let envelope = options.target.rules().rules().envelope;
+        // The environment is read once per request; every schema of the request sees the same flags.
         let flags = self.env().read();
+        self.with_flags(flags).native_tools(options, request, flags)
+    }
+
+    fn native_tools(
+        &self,
+        options: &Options,
+        request: &mut Value,
+        flags: crate::schema::EnvFlags,
+    ) -> ToolsReport {
+        let envelope = options.target.rules().rules().envelope;
         let bypassed = options.bypass || flags.no_schema_normalization;
         let mut changed = false;
         let mut pre: Vec<(usize, Normalization)> = Vec::new();
@@ -334,19 +347,28 @@ impl Normalizer {
                 index: 0,
                 declaration: None,
                 requested,
-                original: Some(Value::Null),
+                has_schema: true,
+                original: None,
                 schema: Some(fallback()),
                 report,
             };
         }
-        let original = schema_of(tool, shape).cloned();
         let mut report = Normalization::default();
-        let mut schema = original.clone();
+        let mut schema = schema_of(tool, shape).cloned();
+        let has_schema = schema.is_some();
+        let budgeted = requested
+            && options
+                .target
+                .rules()
+                .rules()
+                .strict
+                .is_some_and(|s| s.anthropic_budget.is_some());
+        let original = if budgeted { schema.clone() } else { None };
         if let Some(s) = schema.as_mut() {
             report = self.normalize_with(&options.clone().with_strict(requested), s);
             if !bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
                 *s = fallback();
-                report = not_object(original.as_ref(), s);
+                report = not_object();
             }
         } else if bypassed {
             report.bypassed = true;
@@ -357,6 +379,7 @@ impl Normalizer {
             index: 0,
             declaration: None,
             requested,
+            has_schema,
             original,
             schema,
             report,
@@ -421,7 +444,7 @@ impl Normalizer {
                         && schema.get("type").and_then(Value::as_str) != Some("object")
                     {
                         schema = fallback();
-                        report = not_object(p.original.as_ref(), &schema);
+                        report = not_object();
                     }
                     report.strict = false;
                     if report.fallback_reason.is_none() {
@@ -447,9 +470,11 @@ impl Normalizer {
 }
 
 /// The report of a schema replaced by the fallback because it does not describe an object (§9.3 step 4).
-fn not_object(original: Option<&Value>, fallback: &Value) -> Normalization {
+///
+/// `changed` is always true: an input equal to the fallback normalizes to an object and never gets here.
+fn not_object() -> Normalization {
     let mut report = Normalization::default();
-    report.changed = original != Some(fallback);
+    report.changed = true;
     report.used_fallback = true;
     report.fallback_reason = Some(FallbackReason::new(
         FallbackKind::NotObject,
@@ -497,7 +522,7 @@ fn request_output_schema(request: &Value) -> Option<&Value> {
 
 /// §9.3 step 6: the `strict` value a tool is sent with, if any.
 fn strict_key(envelope: Envelope, p: &Pending) -> Option<bool> {
-    if p.original.is_none() {
+    if !p.has_schema {
         return (envelope == Envelope::Flat).then_some(false);
     }
     match envelope {
@@ -640,7 +665,7 @@ fn edit_in_place(
     match strict {
         Some(s) => changed |= put(holder, "strict", Value::Bool(s)),
         // Mcp never carries `strict`, and a tool without a schema gets none: nothing was enforced.
-        None if envelope == Envelope::Mcp || p.original.is_none() => {
+        None if envelope == Envelope::Mcp || !p.has_schema => {
             changed |= take(holder, "strict");
         }
         None => {}

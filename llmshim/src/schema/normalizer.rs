@@ -79,6 +79,15 @@ impl Normalizer {
         self
     }
 
+    /// The same normalizer with the flags fixed to `flags`: a request-level operation reads the environment once and
+    /// hands its per-schema calls this copy.
+    pub(crate) fn with_flags(&self, flags: crate::schema::EnvFlags) -> Normalizer {
+        Normalizer {
+            env: Env::Fixed(flags),
+            memo: self.memo.clone(),
+        }
+    }
+
     /// The environment this normalizer reads.
     pub fn env(&self) -> Env {
         self.env
