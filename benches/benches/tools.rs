@@ -74,8 +74,15 @@ fn corpus(c: &mut Criterion) {
     for target in Target::BUILTIN {
         for (mode, strict) in [("plain", false), ("strict", true)] {
             let options = Options::for_target(target).with_strict(strict);
-            for (cache, normalizer) in [("cached", Normalizer::default()), ("uncached", uncached())]
-            {
+            // One pass holds about 1,450 distinct schemas (each tool's MCP pass and target pass), more than the
+            // default memo's 512 entries, so the cached rows use a memo of their own sized for the corpus.
+            let memo = Arc::new(SchemaMemo::new(
+                Limits::default()
+                    .with_max_entries(8_192)
+                    .with_max_bytes(512 << 20),
+            ));
+            let cached = Normalizer::default().with_memo(memo);
+            for (cache, normalizer) in [("cached", cached), ("uncached", uncached())] {
                 let mut warm = requests.clone();
                 for r in &mut warm {
                     normalizer.normalize_native_tools(&options, r);
