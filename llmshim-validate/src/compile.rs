@@ -7,6 +7,7 @@
 
 mod checks;
 mod keywords;
+mod link;
 
 use std::sync::Arc;
 
@@ -14,12 +15,13 @@ use hashbrown::{HashMap, HashSet};
 use llmshim_core::pointer::push_token;
 use llmshim_core::{Budget, FallbackKind, FallbackReason};
 use llmshim_resolve::{Draft, Registry, Resource, Resources};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::node::{Node, NodeId};
+use crate::node::{Keyword, Node, NodeId, ObjectShape, Tables, TypeSet};
 use crate::options::Options;
-use crate::validator::{ResourceInfo, Validator};
+use crate::regex::Pattern;
+use crate::validator::{Program, ResourceInfo, Validator};
 
 /// The draft and vocabularies a schema is read with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,8 +65,81 @@ pub(crate) struct Pending<'a> {
     /// The base URI in effect for the node, its own identifier included.
     pub(crate) base: Arc<str>,
     pub(crate) dialect: Dialect,
-    /// The node's JSON Pointer inside its document, for error messages.
-    pub(crate) pointer: String,
+    /// The node's JSON Pointer inside its document, for error messages (rendered only when one is needed).
+    pub(crate) loc: LocId,
+}
+
+/// The index of a location in the compiler's location arena.
+pub(crate) type LocId = u32;
+
+/// One step of a JSON Pointer below a location.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// A location: a full pointer (a document root or a reference target), or one token below another location.
+enum Loc<'a> {
+    Full(Box<str>),
+    Child { parent: LocId, token: Token<'a> },
+}
+
+/// The JSON Pointers of the nodes, kept as a tree of tokens and rendered only for error messages.
+#[derive(Default)]
+struct Locs<'a> {
+    locs: Vec<Loc<'a>>,
+}
+
+impl<'a> Locs<'a> {
+    fn full(&mut self, pointer: &str) -> LocId {
+        self.locs.push(Loc::Full(pointer.into()));
+        (self.locs.len() - 1) as LocId
+    }
+
+    fn child(&mut self, parent: LocId, tokens: &[Token<'a>]) -> LocId {
+        let mut at = parent;
+        for token in tokens {
+            self.locs.push(Loc::Child {
+                parent: at,
+                token: *token,
+            });
+            at = (self.locs.len() - 1) as LocId;
+        }
+        at
+    }
+
+    /// Whether the location is the root of its document.
+    fn is_document_root(&self, loc: LocId) -> bool {
+        matches!(self.locs.get(loc as usize), Some(Loc::Full(p)) if p.is_empty())
+    }
+
+    /// The pointer of `loc` extended by `tokens`.
+    fn render(&self, loc: LocId, tokens: &[Token<'_>]) -> String {
+        let mut chain = Vec::new();
+        let mut at = Some(loc);
+        let mut out = String::new();
+        while let Some(id) = at {
+            match self.locs.get(id as usize) {
+                Some(Loc::Child { parent, token }) => {
+                    chain.push(*token);
+                    at = Some(*parent);
+                }
+                Some(Loc::Full(pointer)) => {
+                    out.push_str(pointer);
+                    at = None;
+                }
+                None => at = None,
+            }
+        }
+        for token in chain.iter().rev().chain(tokens) {
+            match token {
+                Token::Key(key) => push_token(&mut out, key),
+                Token::Index(index) => push_token(&mut out, &index.to_string()),
+            }
+        }
+        out
+    }
 }
 
 /// The compiler's state while the worklist drains.
@@ -74,16 +149,27 @@ pub(crate) struct Compiler<'a> {
     options: &'a Options,
     root_dialect: Dialect,
     nodes: Vec<Node>,
+    /// The keywords of every node; each node owns a contiguous range.
+    pub(crate) keywords: Vec<Keyword>,
+    /// The `properties` tables.
+    pub(crate) tables: Tables,
     by_address: HashMap<usize, NodeId>,
     pending: Vec<Pending<'a>>,
     resources: Vec<ResourceInfo>,
     resource_ids: HashMap<Arc<str>, u32>,
+    /// The last base looked up in `resource_ids` and its index; most nodes share their parent's base.
+    last_resource: Option<(Arc<str>, u32)>,
     dynamic_names: Vec<Box<str>>,
     recursive: bool,
     probed: HashSet<(u32, Box<str>)>,
     probed_recursive: HashSet<u32>,
     dynamic_scoping: bool,
     limits_checked: HashSet<usize>,
+    locs: Locs<'a>,
+    /// Resolved references by referrer base (its address; the `Arc` is kept alive here) and reference text.
+    references: HashMap<(usize, &'a str), (Arc<str>, NodeId, &'a Value)>,
+    /// Compiled patterns by source, so a pattern repeated across the schema compiles once.
+    patterns: HashMap<&'a str, Arc<Pattern>>,
 }
 
 /// Compiles `schema` with `resources` and `options` (contract §10.1).
@@ -110,6 +196,8 @@ pub(crate) fn build(
         options,
         root_dialect,
         nodes: Vec::new(),
+        keywords: Vec::new(),
+        tables: Tables::default(),
         by_address: HashMap::new(),
         pending: Vec::new(),
         resources: Vec::new(),
@@ -120,16 +208,29 @@ pub(crate) fn build(
         probed_recursive: HashSet::new(),
         dynamic_scoping: false,
         limits_checked: HashSet::new(),
+        locs: Locs::default(),
+        references: HashMap::new(),
+        patterns: HashMap::new(),
+        last_resource: None,
     };
-    let root = compiler.ensure(schema, root_base, root_dialect, String::new());
+    let root = compiler.ensure_full(schema, root_base, root_dialect, "");
     compiler.run()?;
-    Ok(Validator::new(
-        compiler.nodes,
-        root,
-        compiler.resources,
+    let dispatches = link::link(
+        &mut compiler.nodes,
+        &mut compiler.keywords,
+        &mut compiler.tables,
         compiler.dynamic_scoping,
-        options.clone(),
-    ))
+    );
+    let program = Program {
+        nodes: compiler.nodes,
+        keywords: compiler.keywords,
+        tables: compiler.tables,
+        dispatches,
+        resources: compiler.resources,
+        root,
+        dynamic_scoping: compiler.dynamic_scoping,
+    };
+    Ok(Validator::new(program, options.clone()))
 }
 
 /// The root's dialect: the option, else `$schema` (a registered meta-schema lends its draft and vocabularies).
@@ -182,27 +283,18 @@ fn reference_error(reason: FallbackReason) -> Error {
     }
 }
 
-/// `pointer` extended by `tokens`.
-pub(crate) fn child_pointer(pointer: &str, tokens: &[&str]) -> String {
-    let mut out = pointer.to_owned();
-    for token in tokens {
-        push_token(&mut out, token);
-    }
-    out
-}
-
 fn address(value: &Value) -> usize {
     std::ptr::from_ref(value) as usize
 }
 
 impl<'a> Compiler<'a> {
-    /// The node for `value`, queued for compilation when it is new.
-    fn ensure(
+    /// The node for `value`, queued for compilation when it is new, at the location `loc` makes.
+    fn ensure_with(
         &mut self,
         value: &'a Value,
         base: Arc<str>,
         dialect: Dialect,
-        pointer: String,
+        loc: impl FnOnce(&mut Locs<'a>) -> LocId,
     ) -> NodeId {
         if let Some(&id) = self.by_address.get(&address(value)) {
             return id;
@@ -210,14 +302,41 @@ impl<'a> Compiler<'a> {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node::default());
         self.by_address.insert(address(value), id);
+        let loc = loc(&mut self.locs);
         self.pending.push(Pending {
             id,
             value,
             base,
             dialect,
-            pointer,
+            loc,
         });
         id
+    }
+
+    /// The node for `value` found at the full pointer `pointer` (a document root or a reference target).
+    fn ensure_full(
+        &mut self,
+        value: &'a Value,
+        base: Arc<str>,
+        dialect: Dialect,
+        pointer: &str,
+    ) -> NodeId {
+        self.ensure_with(value, base, dialect, |locs| locs.full(pointer))
+    }
+
+    /// The pointer of `loc` extended by `tokens`, for an error message.
+    pub(crate) fn pointer(&self, loc: LocId, tokens: &[Token<'_>]) -> String {
+        self.locs.render(loc, tokens)
+    }
+
+    /// An `Error::Invalid` at `tokens` below `loc`.
+    pub(crate) fn invalid(
+        &self,
+        loc: LocId,
+        tokens: &[Token<'_>],
+        message: impl Into<String>,
+    ) -> Error {
+        Error::invalid(self.pointer(loc, tokens), message)
     }
 
     /// Compiles queued nodes until none are left and every dynamic anchor a dynamic reference may reach is known.
@@ -253,7 +372,7 @@ impl<'a> Compiler<'a> {
                     continue;
                 }
                 let dialect = self.dialect_of(&hit, self.root_dialect);
-                let id = self.ensure(hit.value, hit.base.clone(), dialect, hit.pointer.clone());
+                let id = self.ensure_full(hit.value, hit.base.clone(), dialect, &hit.pointer);
                 self.add_dynamic_anchor(resource, &name, id);
             }
             if self.recursive && self.probed_recursive.insert(resource) {
@@ -262,7 +381,7 @@ impl<'a> Compiler<'a> {
                 };
                 if hit.value.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
                     let dialect = self.dialect_of(&hit, self.root_dialect);
-                    let id = self.ensure(hit.value, hit.base.clone(), dialect, hit.pointer.clone());
+                    let id = self.ensure_full(hit.value, hit.base.clone(), dialect, &hit.pointer);
                     if let Some(info) = self.resources.get_mut(resource as usize) {
                         info.recursive_root = Some(id);
                     }
@@ -281,7 +400,13 @@ impl<'a> Compiler<'a> {
 
     /// The resource index of a base URI.
     fn resource(&mut self, base: &Arc<str>) -> u32 {
+        if let Some((last, id)) = &self.last_resource
+            && Arc::ptr_eq(last, base)
+        {
+            return *id;
+        }
         if let Some(&id) = self.resource_ids.get(base) {
+            self.last_resource = Some((base.clone(), id));
             return id;
         }
         let id = self.resources.len() as u32;
@@ -324,33 +449,37 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// The base URI of a subschema: its identifier joined against the parent's base.
+    /// The base URI of a subschema: its identifier joined against the parent's base; `pointer` renders the
+    /// subschema's pointer for an error.
     fn base_of(
         value: &Value,
         parent: &Arc<str>,
         dialect: Dialect,
-        pointer: &str,
+        pointer: impl Fn(&[Token<'_>]) -> String,
     ) -> Result<Arc<str>, Error> {
         let Some(map) = value.as_object() else {
             return Ok(parent.clone());
         };
-        if !dialect.modern() && map.contains_key("$ref") {
+        if map.is_empty() {
+            return Ok(parent.clone());
+        }
+        if !dialect.modern() && member(map, "$ref").is_some() {
             // Before 2019-09, `$ref` overrides its siblings, `$id` included.
             return Ok(parent.clone());
         }
-        let id = match map.get("$id") {
+        let id = match member(map, "$id") {
             Some(Value::String(id)) if dialect.at_least_6() => id.as_str(),
-            Some(Value::String(_)) | None => match map.get("id") {
+            Some(Value::String(_)) | None => match member(map, "id") {
                 Some(Value::String(id)) if !dialect.at_least_6() => id.as_str(),
                 _ => return Ok(parent.clone()),
             },
-            Some(_) => return Err(Error::invalid(pointer, "$id must be a string")),
+            Some(_) => return Err(Error::invalid(pointer(&[]), "$id must be a string")),
         };
         if id.starts_with('#') {
             return Ok(parent.clone());
         }
         let joined = llmshim_resolve::uri::join(parent, id)
-            .map_err(|m| Error::invalid(child_pointer(pointer, &["$id"]), m))?;
+            .map_err(|m| Error::invalid(pointer(&[Token::Key("$id")]), m))?;
         Ok(llmshim_resolve::uri::strip_fragment(&joined).into())
     }
 
@@ -359,41 +488,49 @@ impl<'a> Compiler<'a> {
         &mut self,
         value: &'a Value,
         parent: &Pending<'a>,
-        tokens: &[&str],
+        tokens: &[Token<'a>],
     ) -> Result<NodeId, Error> {
-        let pointer = child_pointer(&parent.pointer, tokens);
         if !matches!(value, Value::Object(_) | Value::Bool(_)) {
-            return Err(Error::invalid(
-                pointer,
-                "schema must be an object or a boolean",
-            ));
+            return Err(self.invalid(parent.loc, tokens, "schema must be an object or a boolean"));
         }
-        let base = Compiler::base_of(value, &parent.base, parent.dialect, &pointer)?;
-        Ok(self.ensure(value, base, parent.dialect, pointer))
+        let base = Compiler::base_of(value, &parent.base, parent.dialect, |more| {
+            let mut all = tokens.to_vec();
+            all.extend_from_slice(more);
+            self.pointer(parent.loc, &all)
+        })?;
+        let loc = parent.loc;
+        Ok(self.ensure_with(value, base, parent.dialect, |locs| locs.child(loc, tokens)))
     }
 
-    /// Resolves a reference written at `pointer` in `parent`, queueing its target.
+    /// Resolves a reference written at `tokens` below `parent`, queueing its target.
     pub(crate) fn reference(
         &mut self,
         parent: &Pending<'a>,
-        reference: &str,
-        pointer: &str,
+        reference: &'a str,
+        tokens: &[Token<'_>],
     ) -> Result<(NodeId, &'a Value), Error> {
+        let key = (Arc::as_ptr(&parent.base).cast::<u8>() as usize, reference);
+        if let Some((_, id, value)) = self.references.get(&key) {
+            return Ok((*id, *value));
+        }
         let absolute = llmshim_resolve::uri::join(&parent.base, reference)
-            .map_err(|m| Error::invalid(pointer, m))?;
-        let hit = self
-            .registry
-            .resolve(&absolute, pointer)
-            .map_err(reference_error)?;
+            .map_err(|m| self.invalid(parent.loc, tokens, m))?;
+        let hit = self.registry.resolve(&absolute, "").map_err(|mut reason| {
+            reason.pointer = self.pointer(parent.loc, tokens);
+            reference_error(reason)
+        })?;
         if !matches!(hit.value, Value::Object(_) | Value::Bool(_)) {
-            return Err(Error::invalid(
-                pointer,
+            return Err(self.invalid(
+                parent.loc,
+                tokens,
                 format!("reference {reference:?} does not point to a schema"),
             ));
         }
         self.check_document_limits(&hit)?;
         let dialect = self.dialect_of(&hit, parent.dialect);
-        let id = self.ensure(hit.value, hit.base.clone(), dialect, hit.pointer.clone());
+        let id = self.ensure_full(hit.value, hit.base.clone(), dialect, &hit.pointer);
+        self.references
+            .insert(key, (parent.base.clone(), id, hit.value));
         Ok((id, hit.value))
     }
 
@@ -438,38 +575,58 @@ impl<'a> Compiler<'a> {
         self.options
     }
 
+    /// The compiled pattern of `source`, shared with every other use of the same source in the schema.
+    pub(crate) fn pattern(&mut self, source: &'a str) -> Result<Arc<Pattern>, String> {
+        if let Some(pattern) = self.patterns.get(source) {
+            return Ok(pattern.clone());
+        }
+        let pattern = Arc::new(Pattern::new(source, self.options.backtrack_limit)?);
+        self.patterns.insert(source, pattern.clone());
+        Ok(pattern)
+    }
+
     fn compile_node(&mut self, pending: &Pending<'a>) -> Result<Node, Error> {
         let resource = self.resource(&pending.base);
+        let start = self.keywords.len() as u32;
         let map = match pending.value {
             Value::Bool(true) => {
                 return Ok(Node {
-                    keywords: Vec::new(),
+                    start,
+                    end: start,
                     resource,
                     unevaluated: false,
+                    leaf: true,
+                    types: TypeSet::ALL,
+                    ..Node::default()
                 });
             }
             Value::Object(map) => map,
             _ => {
+                self.keywords.push(Keyword::False);
                 return Ok(Node {
-                    keywords: vec![crate::node::Keyword::False],
+                    start,
+                    end: start + 1,
                     resource,
                     unevaluated: false,
+                    leaf: true,
+                    ..Node::default()
                 });
             }
         };
+        let siblings = keywords::Siblings::of(map);
         let mut dialect = pending.dialect;
         let is_root = pending.id == 0;
         if !(is_root && self.options.draft.is_some())
-            && (map.contains_key("$id") || pending.pointer.is_empty())
-            && let Some(draft) = map
-                .get("$schema")
+            && (siblings.id.is_some() || self.locs.is_document_root(pending.loc))
+            && let Some(draft) = siblings
+                .schema
                 .and_then(Value::as_str)
                 .and_then(Draft::from_uri)
         {
             dialect.draft = normalize(draft);
         }
         if dialect.draft == Draft::Draft202012
-            && let Some(Value::String(name)) = map.get("$dynamicAnchor")
+            && let Some(Value::String(name)) = siblings.dynamic_anchor
         {
             self.add_dynamic_anchor(resource, name, pending.id);
         }
@@ -478,13 +635,43 @@ impl<'a> Compiler<'a> {
             value: pending.value,
             base: pending.base.clone(),
             dialect,
-            pointer: pending.pointer.clone(),
+            loc: pending.loc,
         };
-        let (keywords, unevaluated) = keywords::compile(self, &pending, map)?;
+        let unevaluated = keywords::compile(self, &pending, map, &siblings)?;
+        let compiled = self.keywords.get(start as usize..).unwrap_or_default();
+        let leaf = compiled.iter().all(Keyword::is_assertion);
+        let types = match compiled {
+            [] => TypeSet::ALL,
+            [Keyword::Type { types, .. }] => types.0,
+            _ => 0,
+        };
+        let object = if unevaluated {
+            None
+        } else {
+            ObjectShape::of(compiled)
+        };
+
         Ok(Node {
-            keywords,
+            start,
+            end: self.keywords.len() as u32,
             resource,
             unevaluated,
+            leaf,
+            types,
+            object,
+            ..Node::default()
         })
     }
 }
+
+/// The member `key` of a schema object: a linear scan for small objects, which is cheaper than hashing the key.
+pub(crate) fn member<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if map.len() <= SCAN_MEMBERS {
+        map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
+/// Objects up to this size are searched linearly by [`member`].
+const SCAN_MEMBERS: usize = 12;

@@ -8,13 +8,14 @@ mod applicators;
 mod arrays;
 mod assertions;
 pub(crate) mod evaluated;
+mod fast;
 mod objects;
 pub(crate) mod path;
 
 use serde_json::Value;
 
-use crate::node::{Keyword, Node, NodeId};
-use crate::validator::{ResourceInfo, ValidationError};
+use crate::node::{Dispatch, Keyword, Known, Node, NodeId, Tables};
+use crate::validator::{Program, ResourceInfo, ValidationError};
 use evaluated::Evaluated;
 use path::{Path, render};
 
@@ -27,6 +28,9 @@ pub(crate) const MAX_EVAL_DEPTH: u32 = 512;
 /// The state of one validation.
 pub(crate) struct Run<'s> {
     nodes: &'s [Node],
+    keywords: &'s [Keyword],
+    tables: &'s Tables,
+    dispatches: &'s [Dispatch],
     resources: &'s [ResourceInfo],
     dynamic_scoping: bool,
     collect: bool,
@@ -38,17 +42,14 @@ pub(crate) struct Run<'s> {
 }
 
 impl<'s> Run<'s> {
-    pub(crate) fn new(
-        nodes: &'s [Node],
-        resources: &'s [ResourceInfo],
-        dynamic_scoping: bool,
-        collect: bool,
-        max_errors: usize,
-    ) -> Run<'s> {
+    pub(crate) fn new(program: &'s Program, collect: bool, max_errors: usize) -> Run<'s> {
         Run {
-            nodes,
-            resources,
-            dynamic_scoping,
+            nodes: &program.nodes,
+            keywords: &program.keywords,
+            tables: &program.tables,
+            dispatches: &program.dispatches,
+            resources: &program.resources,
+            dynamic_scoping: program.dynamic_scoping,
             collect,
             max_errors: max_errors.max(1),
             silent: 0,
@@ -59,6 +60,7 @@ impl<'s> Run<'s> {
     }
 
     /// Whether evaluation may stop at the first failure: nothing more will be recorded.
+    #[inline]
     fn fail_fast(&self) -> bool {
         !self.collect || self.silent > 0 || self.errors.len() >= self.max_errors
     }
@@ -101,7 +103,26 @@ impl<'s> Run<'s> {
     }
 
     /// Evaluates the node `id` at `instance`; `evaluated`, when given, receives what the node evaluated.
+    ///
+    /// When nothing will be recorded and no annotations are wanted, only the verdict matters, and the boolean
+    /// walk of [`Run::valid`] gives it.
+    #[inline]
     pub(crate) fn node<'v>(
+        &mut self,
+        id: NodeId,
+        instance: &'v Value,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+        evaluated: Option<&mut Evaluated<'v>>,
+    ) -> bool {
+        if evaluated.is_none() && self.fail_fast() {
+            return self.valid(id, instance);
+        }
+        self.node_full(id, instance, ip, sp, evaluated)
+    }
+
+    /// Evaluates the node `id` with locations and annotations, recording errors when [`Run::records`] allows.
+    fn node_full<'v>(
         &mut self,
         id: NodeId,
         instance: &'v Value,
@@ -150,7 +171,7 @@ impl<'s> Run<'s> {
         mut evaluated: Option<&mut Evaluated<'v>>,
     ) -> bool {
         let mut valid = true;
-        for keyword in &node.keywords {
+        for keyword in node.keywords(self.keywords) {
             if !self.keyword(keyword, instance, ip, sp, evaluated.as_deref_mut()) {
                 valid = false;
                 if self.fail_fast() {
@@ -180,7 +201,14 @@ impl<'s> Run<'s> {
                 rest,
                 rest_key,
             } => self.items(
-                prefix, prefix_key, *rest, rest_key, instance, ip, sp, evaluated,
+                prefix,
+                prefix_key.as_str(),
+                *rest,
+                rest_key.as_str(),
+                instance,
+                ip,
+                sp,
+                evaluated,
             ),
             Keyword::Contains {
                 node,
@@ -189,30 +217,42 @@ impl<'s> Run<'s> {
                 max,
                 annotate,
             } => self.contains(
-                *node, *min, min_key, *max, *annotate, instance, ip, sp, evaluated,
+                *node,
+                *min,
+                min_key.as_str(),
+                *max,
+                *annotate,
+                instance,
+                ip,
+                sp,
+                evaluated,
             ),
             Keyword::UnevaluatedItems(node) => {
                 self.unevaluated_items(*node, instance, ip, sp, evaluated)
             }
-            Keyword::Properties { entries, index } => {
-                self.properties(entries, index, instance, ip, sp, evaluated)
+            Keyword::Properties { table, .. } => {
+                self.properties(*table, instance, ip, sp, evaluated)
             }
-            Keyword::PatternProperties(entries) => {
+            Keyword::PatternProperties { entries, .. } => {
                 self.pattern_properties(entries, instance, ip, sp, evaluated)
             }
             Keyword::AdditionalProperties {
                 node,
                 is_false,
-                known,
-            } => self.additional_properties(*node, *is_false, known, instance, ip, sp, evaluated),
+                properties,
+                patterns,
+            } => {
+                let known = Known::of(self.keywords, *properties, patterns);
+                self.additional_properties(*node, *is_false, known, instance, ip, sp, evaluated)
+            }
             Keyword::UnevaluatedProperties { node, is_false } => {
                 self.unevaluated_properties(*node, *is_false, instance, ip, sp, evaluated)
             }
             Keyword::PropertyNames(node) => self.property_names(*node, instance, ip, sp),
             Keyword::Dependencies { key, entries } => {
-                self.dependencies(key, entries, instance, ip, sp, evaluated)
+                self.dependencies(key.as_str(), entries, instance, ip, sp, evaluated)
             }
-            Keyword::AllOf(nodes) => self.all_of(nodes, instance, ip, sp, evaluated),
+            Keyword::AllOf { nodes, .. } => self.all_of(nodes, instance, ip, sp, evaluated),
             Keyword::AnyOf(nodes) => self.any_of(nodes, instance, ip, sp, evaluated),
             Keyword::OneOf(nodes) => self.one_of(nodes, instance, ip, sp, evaluated),
             Keyword::Not(node) => self.not(*node, instance, ip, sp),
@@ -227,7 +267,7 @@ impl<'s> Run<'s> {
                 dynamic,
             } => {
                 let target = self.dynamic_target(*target, dynamic);
-                let child = Path::key(sp, key);
+                let child = Path::key(sp, key.as_str());
                 self.node(target, instance, ip, Some(&child), evaluated)
             }
             _ => self.assertion(keyword, instance, ip, sp),

@@ -25,11 +25,29 @@ pub(crate) fn equal_numbers(a: &Number, b: &Number) -> bool {
 }
 
 /// Whether the number has no fractional part.
+#[inline]
 pub(crate) fn is_integer(n: &Number) -> bool {
-    n.is_i64()
-        || n.is_u64()
-        || n.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.is_i64() || n.is_u64() || is_integral_float(n)
+}
+
+/// The float case of [`is_integer`], kept out of line so that callers do not compute it ahead of need.
+#[inline(never)]
+fn is_integral_float(n: &Number) -> bool {
+    n.as_f64().is_some_and(is_integral)
+}
+
+/// Whether a float is finite with no fractional part (`f.fract() == 0.0`), without calling `trunc`, which is a
+/// library routine on baseline x86-64.
+#[inline]
+#[expect(
+    clippy::cast_precision_loss,
+    clippy::float_cmp,
+    reason = "below 2^52 the cast truncates toward zero exactly, and integrality is an exact comparison"
+)]
+fn is_integral(f: f64) -> bool {
+    /// 2^52: from here on, every finite float is an integer.
+    const ALL_INTEGRAL: f64 = 4_503_599_627_370_496.0;
+    f.is_finite() && (f.abs() >= ALL_INTEGRAL || (f as i64) as f64 == f)
 }
 
 /// Deep equality with mathematical numbers and key order ignored (contract §10.2).
@@ -40,7 +58,7 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => equal_numbers(x, y),
-        (Value::String(x), Value::String(y)) => x == y,
+        (Value::String(x), Value::String(y)) => crate::node::str_eq(x, y),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
         }
@@ -184,6 +202,34 @@ mod tests {
         assert!(is_multiple_of(&n(json!(1e308)), &n(json!(0.5))));
         assert!(!is_multiple_of(&n(json!(1e308)), &n(json!(0.123_456_789))));
         assert!(is_multiple_of(&n(json!(4.5)), &n(json!(1.5))));
+    }
+
+    #[test]
+    fn integral_floats_match_fract() {
+        for f in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.0e15,
+            4.5e15,
+            4.503_599_627_370_495e15,
+            1e300,
+            -1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            1e-300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            9.007_199_254_740_993e15,
+            123_456_789.000_001,
+        ] {
+            assert_eq!(is_integral(f), f.is_finite() && f.fract() == 0.0, "{f}");
+        }
     }
 
     #[test]

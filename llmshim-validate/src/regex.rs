@@ -12,7 +12,145 @@ pub(crate) const BACKTRACK_MESSAGE: &str = "pattern evaluation exceeded the back
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     source: Box<str>,
-    regex: fancy_regex::Regex,
+    matcher: Matcher,
+}
+
+/// How a pattern is matched: plain string operations for the literal shapes of [`Simple`], the regex otherwise.
+#[derive(Debug, Clone)]
+enum Matcher {
+    Simple(Simple),
+    Regex(fancy_regex::Regex),
+}
+
+/// The patterns that are a literal with optional anchors and an optional trailing `.*` or `.+`, such as `^x-`,
+/// `^x-.*`, `^//.*`, `^.*$`, `^.+$`, `^name$` or `.*`, matched without a regex engine and with exactly the verdicts
+/// the translated regex gives (`.` matches any character but the four ECMA line terminators).
+#[derive(Debug, Clone)]
+enum Simple {
+    /// Matches every string (the empty pattern, `.*`, `^`, `$`, `.*$`, `^.*`).
+    Always,
+    /// `^L`, `^L.*`: the string starts with the literal.
+    Prefix(Box<str>),
+    /// `^L$`: the string is the literal.
+    Exact(Box<str>),
+    /// `L`, `L.*`: the literal occurs somewhere.
+    Contains(Box<str>),
+    /// `L$`: the string ends with the literal.
+    Suffix(Box<str>),
+    /// `^L.*$` (`at_least_one` false) and `^L.+$` (true): the literal, then a line without terminators.
+    PrefixLine {
+        literal: Box<str>,
+        at_least_one: bool,
+    },
+    /// `^L.+`: the literal, then one character that is not a line terminator.
+    PrefixAny(Box<str>),
+}
+
+/// What follows the literal of a [`Simple`] pattern, before an optional `$`.
+#[derive(Debug, Clone, Copy)]
+enum Tail {
+    None,
+    /// `.*`
+    Star,
+    /// `.+`
+    Plus,
+}
+
+/// The ECMA-262 line terminators, the characters `.` does not match.
+fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// The longest literal this fast path takes; longer ones go through the regex engine.
+const MAX_SIMPLE_LITERAL: usize = 256;
+
+impl Simple {
+    /// Recognizes the literal shapes; `None` for everything else.
+    fn parse(source: &str) -> Option<Simple> {
+        let (anchored, rest) = match source.strip_prefix('^') {
+            Some(rest) => (true, rest),
+            None => (false, source),
+        };
+        let mut literal = String::new();
+        let mut chars = rest.chars().peekable();
+        while let Some(&c) = chars.peek() {
+            match c {
+                '\\' => {
+                    let mut ahead = chars.clone();
+                    ahead.next();
+                    let escaped = ahead.next()?;
+                    // An escaped ASCII punctuation character is that character (ECMA identity escape).
+                    if !escaped.is_ascii_punctuation() {
+                        return None;
+                    }
+                    literal.push(escaped);
+                    chars = ahead;
+                }
+                '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                    break;
+                }
+                _ => {
+                    literal.push(c);
+                    chars.next();
+                }
+            }
+        }
+        if literal.len() > MAX_SIMPLE_LITERAL {
+            return None;
+        }
+        let tail: String = chars.collect();
+        // A quantifier right after the literal would apply to its last character, not to the whole literal, so
+        // only these tails are taken.
+        let (tail, end) = match tail.as_str() {
+            "" => (Tail::None, false),
+            "$" => (Tail::None, true),
+            ".*" => (Tail::Star, false),
+            ".*$" => (Tail::Star, true),
+            ".+" => (Tail::Plus, false),
+            ".+$" => (Tail::Plus, true),
+            _ => return None,
+        };
+        let literal: Box<str> = literal.into();
+        let empty = literal.is_empty();
+        // `.*` may match nothing, so it only matters when it must reach the end.
+        Some(match (anchored, tail, end) {
+            (false, Tail::None | Tail::Star, _) if empty => Simple::Always,
+            (false, Tail::None | Tail::Star, false) => Simple::Contains(literal),
+            (false, Tail::None, true) => Simple::Suffix(literal),
+            (true, Tail::None | Tail::Star, false) => Simple::Prefix(literal),
+            (true, Tail::None, true) => Simple::Exact(literal),
+            (true, Tail::Star, true) => Simple::PrefixLine {
+                literal,
+                at_least_one: false,
+            },
+            (true, Tail::Plus, true) => Simple::PrefixLine {
+                literal,
+                at_least_one: true,
+            },
+            (true, Tail::Plus, false) => Simple::PrefixAny(literal),
+            _ => return None,
+        })
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        match self {
+            Simple::Always => true,
+            Simple::Prefix(literal) => text.starts_with(&**literal),
+            Simple::Exact(literal) => text == &**literal,
+            Simple::Contains(literal) => text.contains(&**literal),
+            Simple::Suffix(literal) => text.ends_with(&**literal),
+            Simple::PrefixLine {
+                literal,
+                at_least_one,
+            } => text.strip_prefix(&**literal).is_some_and(|rest| {
+                (!*at_least_one || !rest.is_empty()) && !rest.chars().any(is_line_terminator)
+            }),
+            Simple::PrefixAny(literal) => text
+                .strip_prefix(&**literal)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(|c| !is_line_terminator(c)),
+        }
+    }
 }
 
 /// The outcome of one match attempt that did not give a verdict.
@@ -22,6 +160,12 @@ pub(crate) struct BacktrackLimit;
 impl Pattern {
     /// Translates and compiles `source` with a backtracking limit.
     pub(crate) fn new(source: &str, backtrack_limit: usize) -> Result<Pattern, String> {
+        if let Some(simple) = Simple::parse(source) {
+            return Ok(Pattern {
+                source: source.into(),
+                matcher: Matcher::Simple(simple),
+            });
+        }
         let translated = translate(source)?;
         let regex = fancy_regex::RegexBuilder::new(&translated)
             .backtrack_limit(backtrack_limit)
@@ -32,7 +176,7 @@ impl Pattern {
             })?;
         Ok(Pattern {
             source: source.into(),
-            regex,
+            matcher: Matcher::Regex(regex),
         })
     }
 
@@ -42,8 +186,12 @@ impl Pattern {
     }
 
     /// Whether the pattern matches somewhere in `text`.
+    #[inline]
     pub(crate) fn is_match(&self, text: &str) -> Result<bool, BacktrackLimit> {
-        self.regex.is_match(text).map_err(|_| BacktrackLimit)
+        match &self.matcher {
+            Matcher::Simple(simple) => Ok(simple.is_match(text)),
+            Matcher::Regex(regex) => regex.is_match(text).map_err(|_| BacktrackLimit),
+        }
     }
 }
 
@@ -294,5 +442,74 @@ mod tests {
         assert!(!matches(r"^abc$", "abc\n"));
         assert!(Pattern::new("(", 10).is_err());
         assert!(Pattern::new("[a", 10).is_err());
+    }
+
+    /// The translated pattern compiled by the regex engine, bypassing the literal fast path.
+    fn by_regex(pattern: &str) -> fancy_regex::Regex {
+        let translated = translate(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        fancy_regex::Regex::new(&translated).unwrap_or_else(|e| panic!("{pattern}: {e}"))
+    }
+
+    #[test]
+    fn literal_shapes_match_exactly_like_the_regex() {
+        let patterns = [
+            "", ".*", "^", "$", ".*$", "^.*", "^$", "^x-", "^x-.*", "^//.*", "^.*$", "^.+$", "^.+",
+            "x-", "x-.*", "name$", "^name$", "^a b$", "^\\$ref$", "^\\.git", "^é", "^x-.+$",
+            "^x-.*$", "^x-.+", "a\\/b",
+        ];
+        let texts = [
+            "",
+            "x",
+            "x-",
+            "x-a",
+            "ax-b",
+            "x-\n",
+            "x-a\nb",
+            "x-\u{2028}",
+            "x-\r",
+            "//",
+            "// c",
+            "name",
+            "aname",
+            "name\n",
+            "a b",
+            "$ref",
+            "$refs",
+            ".git",
+            ".gitx",
+            "é",
+            "éa",
+            "a/b",
+            "xa/b",
+            "\n",
+            "\u{2029}",
+            "a\u{85}",
+            "x-\u{85}",
+            "\u{a0}",
+        ];
+        for pattern in patterns {
+            assert!(
+                Simple::parse(pattern).is_some(),
+                "{pattern:?} takes the fast path"
+            );
+            let fast =
+                Pattern::new(pattern, 1_000_000).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+            let regex = by_regex(pattern);
+            for text in texts {
+                assert_eq!(
+                    fast.is_match(text),
+                    regex.is_match(text).map_err(|_| BacktrackLimit),
+                    "{pattern:?} on {text:?}"
+                );
+            }
+        }
+        for pattern in [
+            "^a*", "a+$", "^(a)", "^a|b", "^a.", ".x", "^[a]", "^a{2}", "a$b", "^\\d", "^a.+$x",
+        ] {
+            assert!(
+                Simple::parse(pattern).is_none(),
+                "{pattern:?} goes to the regex engine"
+            );
+        }
     }
 }

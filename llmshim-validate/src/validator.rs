@@ -6,13 +6,85 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::eval::Run;
-use crate::node::{Node, NodeId};
+use crate::node::{Dispatch, Keyword, Node, NodeId, Tables};
 use crate::options::Options;
 
+/// Limits up to this are measured recursively (at most this many frames of [`deeper_below`]); larger ones
+/// iteratively.
+const RECURSIVE_DEPTH_CHECK: usize = 256;
+
 /// Whether any value inside `instance` sits deeper than `limit` (the root at depth 0).
-///
-/// Iterative, with one stack frame per open container, so any nesting is measured safely.
+#[inline]
 fn nested_deeper_than(instance: &Value, limit: usize) -> bool {
+    // Most instances are a flat object or array: its members sit at depth 1, and only a non-empty member
+    // container calls for the full measure.
+    let flat = match instance {
+        Value::Object(map) => map.values().all(|v| !is_open(v)),
+        Value::Array(items) => items.iter().all(|v| !is_open(v)),
+        _ => return false,
+    };
+    if flat {
+        return limit == 0 && !is_empty(instance);
+    }
+    nested_deeper_than_full(instance, limit)
+}
+
+/// [`nested_deeper_than`] for an instance with nested containers.
+#[inline(never)]
+fn nested_deeper_than_full(instance: &Value, limit: usize) -> bool {
+    if limit <= RECURSIVE_DEPTH_CHECK {
+        deeper_below(instance, 0, limit)
+    } else {
+        nested_deeper_than_iterative(instance, limit)
+    }
+}
+
+/// Whether `value` is a non-empty container.
+#[inline]
+fn is_open(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => !map.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether `value` is an empty container (or a scalar).
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        _ => true,
+    }
+}
+
+/// Whether a value inside `container` (at depth `depth`) sits deeper than `limit`; recursion is bounded by
+/// `limit`, since it stops one level past it.
+fn deeper_below(container: &Value, depth: usize, limit: usize) -> bool {
+    if depth >= limit {
+        // Every child sits deeper than the limit.
+        return match container {
+            Value::Array(items) => !items.is_empty(),
+            Value::Object(map) => !map.is_empty(),
+            _ => false,
+        };
+    }
+    // Only a non-empty child container can hold a value deeper than the limit.
+    let child = |value: &Value| match value {
+        Value::Array(items) if !items.is_empty() => deeper_below(value, depth + 1, limit),
+        Value::Object(map) if !map.is_empty() => deeper_below(value, depth + 1, limit),
+        _ => false,
+    };
+    match container {
+        Value::Array(items) => items.iter().any(child),
+        Value::Object(map) => map.values().any(child),
+        _ => false,
+    }
+}
+
+/// As [`nested_deeper_than`], iterative, with one stack frame per open container, so any nesting is measured
+/// safely.
+fn nested_deeper_than_iterative(instance: &Value, limit: usize) -> bool {
     enum Open<'a> {
         Array(std::slice::Iter<'a, Value>),
         Object(serde_json::map::Values<'a>),
@@ -68,11 +140,20 @@ pub(crate) struct ResourceInfo {
 /// ```
 #[derive(Debug)]
 pub struct Validator {
-    nodes: Vec<Node>,
-    root: NodeId,
-    resources: Vec<ResourceInfo>,
-    dynamic_scoping: bool,
+    program: Program,
     options: Options,
+}
+
+/// A compiled schema: the node and keyword arenas and the side tables the evaluator reads.
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) keywords: Vec<Keyword>,
+    pub(crate) tables: Tables,
+    pub(crate) dispatches: Vec<Dispatch>,
+    pub(crate) resources: Vec<ResourceInfo>,
+    pub(crate) root: NodeId,
+    pub(crate) dynamic_scoping: bool,
 }
 
 /// One reason an instance is invalid (contract §10.4).
@@ -100,20 +181,8 @@ impl fmt::Display for ValidationError {
 }
 
 impl Validator {
-    pub(crate) fn new(
-        nodes: Vec<Node>,
-        root: NodeId,
-        resources: Vec<ResourceInfo>,
-        dynamic_scoping: bool,
-        options: Options,
-    ) -> Validator {
-        Validator {
-            nodes,
-            root,
-            resources,
-            dynamic_scoping,
-            options,
-        }
+    pub(crate) fn new(program: Program, options: Options) -> Validator {
+        Validator { program, options }
     }
 
     /// The options the validator was compiled with.
@@ -123,7 +192,11 @@ impl Validator {
 
     /// Whether `instance` is valid; stops at the first failure.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.run(instance, false).0
+        if nested_deeper_than(instance, self.options.max_instance_depth) {
+            return false;
+        }
+        let mut run = Run::new(&self.program, false, self.options.max_errors);
+        run.valid(self.program.root, instance)
     }
 
     /// Validates `instance`, returning at most `max_errors` errors (at least one when it is invalid).
@@ -159,14 +232,8 @@ impl Validator {
             };
             return (false, vec![error]);
         }
-        let mut run = Run::new(
-            &self.nodes,
-            &self.resources,
-            self.dynamic_scoping,
-            collect,
-            self.options.max_errors,
-        );
-        let valid = run.node(self.root, instance, None, None, None);
+        let mut run = Run::new(&self.program, collect, self.options.max_errors);
+        let valid = run.node(self.program.root, instance, None, None, None);
         (valid, run.errors)
     }
 }

@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: runs the criterion benches and writes the README's results from their output.
+//! `cargo xtask bench`: runs the criterion benches (`tools` and `validate`) and writes the README's results from
+//! their output.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -14,6 +15,17 @@ const START: &str = "<!-- bench:start -->";
 const END: &str = "<!-- bench:end -->";
 const COUNTS: [u64; 6] = [0, 1, 5, 10, 25, 50];
 const TARGETS: [&str; 6] = ["chat", "responses", "anthropic", "google", "cca", "mcp"];
+/// The workloads of the `validate` bench, with their README descriptions.
+const VALIDATE_WORKLOADS: [(&str, &str); 2] = [
+    (
+        "schemastore",
+        "every SchemaStore schema that compiles in both engines, with its listed valid and invalid instances",
+    ),
+    (
+        "mcp-tools",
+        "every MCP tool `inputSchema`, with one generated argument object per tool",
+    ),
+];
 
 /// One measured benchmark: its full id and mean time in nanoseconds.
 struct Measured {
@@ -24,9 +36,16 @@ struct Measured {
 /// Runs the benches (passing `criterion_args` through), then rewrites the README's results section.
 pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> {
     let mut command = metadata::cargo();
-    command
-        .current_dir(root)
-        .args(["bench", "-p", "llmshim-benches", "--bench", "tools", "--"]);
+    command.current_dir(root).args([
+        "bench",
+        "-p",
+        "llmshim-benches",
+        "--bench",
+        "tools",
+        "--bench",
+        "validate",
+        "--",
+    ]);
     command.args(criterion_args);
     let status = command
         .status()
@@ -34,11 +53,25 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
     if !status.success() {
         return Ok(1);
     }
-    let measured = collect(&root.join("target/criterion"))?;
-    let counts = fs::read_to_string(root.join("target/criterion/corpus-counts.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok());
-    let section = render(&measured, counts.as_ref(), &machine(root));
+    let criterion = criterion_dir(root);
+    let measured = collect(&criterion)?;
+    let read = |name: &str| {
+        [
+            criterion.join(name),
+            root.join("target/criterion").join(name),
+        ]
+        .iter()
+        .find_map(|path| fs::read_to_string(path).ok())
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    };
+    let counts = read("corpus-counts.json");
+    let validate_counts = read("validate-counts.json");
+    let section = render(
+        &measured,
+        counts.as_ref(),
+        validate_counts.as_ref(),
+        &machine(root),
+    );
     let readme_path = root.join("README.md");
     let readme =
         fs::read_to_string(&readme_path).map_err(|e| format!("cannot read README.md: {e}"))?;
@@ -49,6 +82,15 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
         measured.len()
     );
     Ok(0)
+}
+
+/// Where criterion writes its results: `$CARGO_TARGET_DIR/criterion` (relative to the workspace root when
+/// relative), else `target/criterion`.
+fn criterion_dir(root: &Path) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| root.join("target"), |dir| root.join(PathBuf::from(dir)));
+    target.join("criterion")
 }
 
 /// Every `new/benchmark.json` with its `new/estimates.json` under `dir`.
@@ -108,7 +150,12 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 }
 
 /// The results section in Markdown.
-fn render(measured: &[Measured], counts: Option<&Value>, machine: &str) -> String {
+fn render(
+    measured: &[Measured],
+    counts: Option<&Value>,
+    validate_counts: Option<&Value>,
+    machine: &str,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{START}");
     let _ = writeln!(
@@ -183,8 +230,73 @@ fn render(measured: &[Measured], counts: Option<&Value>, machine: &str) -> Strin
             );
         }
     }
+    render_validation(&mut s, measured, validate_counts);
     let _ = writeln!(s, "{END}");
     s
+}
+
+/// The local-validation table: `llmshim-validate` against the `jsonschema` crate, compile and validate per
+/// workload, from the `validate` bench.
+fn render_validation(s: &mut String, measured: &[Measured], counts: Option<&Value>) {
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Local validation (`llmshim-validate` against the `jsonschema` crate 0.61, both offline with format \
+         assertion on): mean µs per pass over the workload; one compile pass compiles every schema, one validate \
+         pass runs `is_valid` on every instance."
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| workload | schemas | instances | operation | llmshim | jsonschema | llmshim / jsonschema |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---|---:|---:|---:|");
+    for (workload, _) in VALIDATE_WORKLOADS {
+        let count = |k: &str| validate_count(counts, workload, k);
+        for operation in ["compile", "validate"] {
+            let ours = mean(
+                measured,
+                &format!("validate/{operation}/{workload}/llmshim"),
+            );
+            let theirs = mean(
+                measured,
+                &format!("validate/{operation}/{workload}/jsonschema"),
+            );
+            let _ = writeln!(
+                s,
+                "| {workload} | {} | {} | {operation} | {} | {} | {} |",
+                count("schemas"),
+                count("instances"),
+                fmt_us(ours),
+                fmt_us(theirs),
+                ratio(ours, theirs)
+            );
+        }
+    }
+    let _ = writeln!(s);
+    for (workload, description) in VALIDATE_WORKLOADS {
+        let count = |k: &str| validate_count(counts, workload, k);
+        let _ = writeln!(
+            s,
+            "- {workload}: {description}; {} schemas left out because they do not compile in both engines \
+             (references to external documents, which neither fetches, or keyword values one engine rejects); \
+             the engines agree on {} of {} verdicts ({} valid).",
+            count("skipped"),
+            count("agree"),
+            count("instances"),
+            count("llmshim_valid")
+        );
+    }
+}
+
+/// One count of a `validate` workload from `validate-counts.json`, or a dash.
+fn validate_count(counts: Option<&Value>, workload: &str, key: &str) -> String {
+    counts
+        .and_then(Value::as_array)
+        .and_then(|rows| rows.iter().find(|r| r["workload"] == workload))
+        .and_then(|r| r.get(key))
+        .and_then(Value::as_u64)
+        .map_or("—".to_owned(), |v| v.to_string())
 }
 
 /// Replaces the text between the markers (markers included) with `section`.

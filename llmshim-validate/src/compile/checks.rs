@@ -1,13 +1,15 @@
-//! The value checks of contract §10.1 step 3, each failing with `Error::Invalid` at the keyword's pointer.
+//! The value checks of contract §10.1 step 3. Each returns the failure message only; the caller renders the
+//! keyword's pointer for `Error::Invalid` when a check fails, so a schema that passes builds no pointer text.
 
 use hashbrown::HashSet;
 use serde_json::{Number, Value};
 
-use crate::error::Error;
+/// A failed check's message.
+pub(crate) type Failure = String;
 
 /// A non-negative integer; an integral float such as `2.0` counts, and huge values saturate.
-pub(crate) fn non_negative_integer(value: &Value, pointer: &str) -> Result<u64, Error> {
-    let fail = || Error::invalid(pointer, "must be a non-negative integer");
+pub(crate) fn non_negative_integer(value: &Value) -> Result<u64, Failure> {
+    let fail = || "must be a non-negative integer".to_owned();
     let Value::Number(n) = value else {
         return Err(fail());
     };
@@ -34,55 +36,60 @@ fn saturating_u64(f: f64) -> u64 {
 }
 
 /// A number.
-pub(crate) fn number(value: &Value, pointer: &str) -> Result<Number, Error> {
+pub(crate) fn number(value: &Value) -> Result<Number, Failure> {
     match value {
         Value::Number(n) => Ok(n.clone()),
-        _ => Err(Error::invalid(pointer, "must be a number")),
+        _ => Err("must be a number".to_owned()),
     }
 }
 
 /// A string.
-pub(crate) fn string<'v>(value: &'v Value, pointer: &str) -> Result<&'v str, Error> {
-    value
-        .as_str()
-        .ok_or_else(|| Error::invalid(pointer, "must be a string"))
+pub(crate) fn string(value: &Value) -> Result<&str, Failure> {
+    value.as_str().ok_or_else(|| "must be a string".to_owned())
 }
 
 /// A boolean.
-pub(crate) fn boolean(value: &Value, pointer: &str) -> Result<bool, Error> {
+pub(crate) fn boolean(value: &Value) -> Result<bool, Failure> {
     value
         .as_bool()
-        .ok_or_else(|| Error::invalid(pointer, "must be a boolean"))
+        .ok_or_else(|| "must be a boolean".to_owned())
 }
 
+/// Arrays up to this length are checked for repeats pairwise, without a hash set.
+const PAIRWISE: usize = 16;
+
 /// An array of unique strings.
-pub(crate) fn unique_strings(value: &Value, pointer: &str) -> Result<Vec<String>, Error> {
+pub(crate) fn unique_strings(value: &Value) -> Result<Box<[Box<str>]>, Failure> {
+    let fail = || "must be an array of unique strings".to_owned();
     let Value::Array(items) = value else {
-        return Err(Error::invalid(
-            pointer,
-            "must be an array of unique strings",
-        ));
+        return Err(fail());
     };
-    let mut seen = HashSet::with_capacity(items.len());
-    let mut out = Vec::with_capacity(items.len());
+    let mut out: Vec<Box<str>> = Vec::with_capacity(items.len());
+    let mut seen = if items.len() > PAIRWISE {
+        HashSet::with_capacity(items.len())
+    } else {
+        HashSet::new()
+    };
     for item in items {
         let Value::String(s) = item else {
-            return Err(Error::invalid(
-                pointer,
-                "must be an array of unique strings",
-            ));
+            return Err(fail());
         };
-        if !seen.insert(s.as_str()) {
-            return Err(Error::invalid(pointer, format!("repeats {s:?}")));
+        let repeated = if items.len() > PAIRWISE {
+            !seen.insert(s.as_str())
+        } else {
+            out.iter().any(|seen| **seen == **s)
+        };
+        if repeated {
+            return Err(format!("repeats {s:?}"));
         }
-        out.push(s.clone());
+        out.push(s.as_str().into());
     }
-    Ok(out)
+    Ok(out.into_boxed_slice())
 }
 
 /// An anchor name: `^[A-Za-z_][-A-Za-z0-9._]*$`.
-pub(crate) fn anchor(value: &Value, pointer: &str) -> Result<(), Error> {
-    let name = string(value, pointer)?;
+pub(crate) fn anchor(value: &Value) -> Result<(), Failure> {
+    let name = string(value)?;
     let mut chars = name.chars();
     let ok = chars
         .next()
@@ -91,9 +98,6 @@ pub(crate) fn anchor(value: &Value, pointer: &str) -> Result<(), Error> {
     if ok {
         Ok(())
     } else {
-        Err(Error::invalid(
-            pointer,
-            format!("{name:?} is not a valid anchor name"),
-        ))
+        Err(format!("{name:?} is not a valid anchor name"))
     }
 }

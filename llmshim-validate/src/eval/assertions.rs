@@ -25,7 +25,8 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
     }
 }
 
-fn type_matches(types: TypeSet, value: &Value) -> bool {
+#[inline]
+pub(super) fn type_matches(types: TypeSet, value: &Value) -> bool {
     let flags = types.0;
     match value {
         Value::Null => flags & TypeSet::NULL != 0,
@@ -75,7 +76,7 @@ fn length_against(text: &str, limit: u64) -> Ordering {
 
 /// The verdict of one assertion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
+pub(super) enum Verdict {
     Pass,
     Fail,
     /// A pattern match ran out of backtracking steps.
@@ -87,7 +88,7 @@ fn verdict(failed: bool) -> Verdict {
 }
 
 /// Checks `instance` against an assertion keyword without building any message.
-fn check(keyword: &Keyword, instance: &Value) -> Verdict {
+pub(super) fn check(keyword: &Keyword, instance: &Value) -> Verdict {
     match (keyword, instance) {
         (Keyword::Type { types, .. }, _) => verdict(!type_matches(*types, instance)),
         (Keyword::Enum(values), _) => verdict(!values.iter().any(|v| number::equal(v, instance))),
@@ -137,16 +138,20 @@ fn failure(keyword: &Keyword, instance: &Value, verdict: Verdict) -> (&'static s
             "type",
             format!(
                 "expected {}, got {}",
-                names.join(" or "),
+                names.iter().collect::<Vec<_>>().join(" or "),
                 type_name(instance)
             ),
         ),
         Keyword::Enum(_) => ("enum", "value is not one of the allowed values".to_owned()),
         Keyword::Const(_) => ("const", "value does not equal the constant".to_owned()),
-        Keyword::Minimum(bound) => (bound.key, format!("must be >= {}", bound.value)),
-        Keyword::Maximum(bound) => (bound.key, format!("must be <= {}", bound.value)),
-        Keyword::ExclusiveMinimum(bound) => (bound.key, format!("must be > {}", bound.value)),
-        Keyword::ExclusiveMaximum(bound) => (bound.key, format!("must be < {}", bound.value)),
+        Keyword::Minimum(bound) => (bound.key.as_str(), format!("must be >= {}", bound.value)),
+        Keyword::Maximum(bound) => (bound.key.as_str(), format!("must be <= {}", bound.value)),
+        Keyword::ExclusiveMinimum(bound) => {
+            (bound.key.as_str(), format!("must be > {}", bound.value))
+        }
+        Keyword::ExclusiveMaximum(bound) => {
+            (bound.key.as_str(), format!("must be < {}", bound.value))
+        }
         Keyword::MultipleOf(divisor) => ("multipleOf", format!("must be a multiple of {divisor}")),
         Keyword::MinLength(limit) => (
             "minLength",
@@ -193,10 +198,10 @@ impl Run<'_> {
         ip: Option<&Path<'_>>,
         sp: Option<&Path<'_>>,
     ) -> bool {
-        if let (Keyword::Required(names), Value::Object(map)) = (keyword, instance) {
+        if let (Keyword::Required { names, .. }, Value::Object(map)) = (keyword, instance) {
             let mut valid = true;
             for name in names {
-                if !map.contains_key(name) {
+                if !super::objects::has_key(map, name) {
                     valid = false;
                     self.error(ip, sp, Some("required"), || {
                         format!("missing required property {}", super::objects::quote(name))

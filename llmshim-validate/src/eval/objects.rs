@@ -3,14 +3,42 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Run;
 use super::evaluated::Evaluated;
 use super::path::Path;
-use crate::node::{Dependency, Known, NodeId};
+use crate::node::{Dependency, Known, NodeId, Table, head, same_tail};
 use crate::regex::{BACKTRACK_MESSAGE, Pattern};
+
+/// Instance objects up to this size are searched linearly by [`has_key`].
+const SCAN_KEYS: usize = 24;
+
+/// Whether the instance object has the member `name`: a linear scan for small objects, which is cheaper than
+/// hashing the name.
+#[inline]
+pub(crate) fn has_key(map: &Map<String, Value>, name: &str) -> bool {
+    if map.len() <= SCAN_KEYS {
+        let name_head = head(name);
+        map.keys()
+            .any(|k| k.len() == name.len() && head(k) == name_head && same_tail(k, name))
+    } else {
+        map.contains_key(name)
+    }
+}
+
+/// The member `name` of the instance object, found as [`has_key`] finds it.
+#[inline]
+pub(crate) fn member<'m>(map: &'m Map<String, Value>, name: &str) -> Option<&'m Value> {
+    if map.len() <= SCAN_KEYS {
+        let name_head = head(name);
+        map.iter()
+            .find(|(k, _)| k.len() == name.len() && head(k) == name_head && same_tail(k, name))
+            .map(|(_, v)| v)
+    } else {
+        map.get(name)
+    }
+}
 
 /// A property name quoted as a JSON string, for messages.
 pub(crate) fn quote(name: &str) -> String {
@@ -22,8 +50,7 @@ impl Run<'_> {
     /// evaluated in the schema's order.
     pub(super) fn properties<'v>(
         &mut self,
-        entries: &[(String, NodeId)],
-        index: &HashMap<Box<str>, u32>,
+        table: Table,
         instance: &'v Value,
         ip: Option<&Path<'_>>,
         sp: Option<&Path<'_>>,
@@ -35,10 +62,10 @@ impl Run<'_> {
         let path = Path::key(sp, "properties");
         let matches = map
             .iter()
-            .filter_map(|(key, value)| Some((*index.get(key.as_str())?, key, value)));
+            .filter_map(|(key, value)| Some((self.tables.position(table, key)?, key, value)));
         if self.fail_fast() {
             for (position, key, value) in matches {
-                let ok = self.property(entries, position, key, value, ip, &path);
+                let ok = self.property(table, position, key, value, ip, &path);
                 if !ok {
                     return false;
                 }
@@ -52,7 +79,7 @@ impl Run<'_> {
         ordered.sort_unstable_by_key(|(position, _, _)| *position);
         let mut valid = true;
         for (position, key, value) in ordered {
-            if !self.property(entries, position, key, value, ip, &path) {
+            if !self.property(table, position, key, value, ip, &path) {
                 valid = false;
                 if self.fail_fast() {
                     return false;
@@ -68,16 +95,18 @@ impl Run<'_> {
     /// Evaluates the instance member `key` against the `properties` entry at `position`.
     fn property(
         &mut self,
-        entries: &[(String, NodeId)],
+        table: Table,
         position: u32,
         key: &str,
         value: &Value,
         ip: Option<&Path<'_>>,
         path: &Path<'_>,
     ) -> bool {
-        let Some((name, node)) = entries.get(position as usize) else {
+        let tables = self.tables;
+        let Some(entry) = tables.entries(table).get(position as usize) else {
             return true;
         };
+        let (name, node) = (tables.name(entry), &entry.node);
         let ic = Path::key(ip, key);
         let sc = Path::key(Some(path), name);
         self.node(*node, value, Some(&ic), Some(&sc), None)
@@ -131,7 +160,7 @@ impl Run<'_> {
         &mut self,
         node: NodeId,
         is_false: bool,
-        known: &Known,
+        known: Known<'_>,
         instance: &'v Value,
         ip: Option<&Path<'_>>,
         sp: Option<&Path<'_>>,
@@ -143,11 +172,13 @@ impl Run<'_> {
         let mut valid = true;
         let path = Path::key(sp, "additionalProperties");
         for (key, value) in map {
-            if known.names.contains(key.as_str())
+            if known
+                .properties
+                .is_some_and(|t| self.tables.position(t, key).is_some())
                 || known
                     .patterns
                     .iter()
-                    .any(|p| p.is_match(key).unwrap_or(true))
+                    .any(|(p, _)| p.is_match(key).unwrap_or(true))
             {
                 continue;
             }
@@ -243,7 +274,7 @@ impl Run<'_> {
     pub(super) fn dependencies<'v>(
         &mut self,
         key: &str,
-        entries: &[(String, Dependency)],
+        entries: &[(Box<str>, Dependency)],
         instance: &'v Value,
         ip: Option<&Path<'_>>,
         sp: Option<&Path<'_>>,
@@ -255,13 +286,13 @@ impl Run<'_> {
         let mut valid = true;
         let path = Path::key(sp, key);
         for (name, dependency) in entries {
-            if !map.contains_key(name) {
+            if !has_key(map, name) {
                 continue;
             }
             match dependency {
                 Dependency::Required(names) => {
                     for needed in names {
-                        if !map.contains_key(needed) {
+                        if !has_key(map, needed) {
                             valid = false;
                             self.error(ip, Some(&path), None, || {
                                 format!(
