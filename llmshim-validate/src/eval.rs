@@ -37,12 +37,21 @@ pub(crate) struct Run<'s> {
     max_errors: usize,
     silent: u32,
     depth: u32,
+    /// Subschema applications left before the work budget is spent.
+    remaining: u64,
+    /// Whether the work budget ran out; every verdict after that is meaningless.
+    pub(crate) exhausted: bool,
     scope: Vec<u32>,
     pub(crate) errors: Vec<ValidationError>,
 }
 
 impl<'s> Run<'s> {
-    pub(crate) fn new(program: &'s Program, collect: bool, max_errors: usize) -> Run<'s> {
+    pub(crate) fn new(
+        program: &'s Program,
+        collect: bool,
+        max_errors: usize,
+        max_evaluations: u64,
+    ) -> Run<'s> {
         Run {
             nodes: &program.nodes,
             keywords: &program.keywords,
@@ -54,6 +63,8 @@ impl<'s> Run<'s> {
             max_errors: max_errors.max(1),
             silent: 0,
             depth: 0,
+            remaining: max_evaluations,
+            exhausted: false,
             scope: Vec::new(),
             errors: Vec::new(),
         }
@@ -63,6 +74,20 @@ impl<'s> Run<'s> {
     #[inline]
     fn fail_fast(&self) -> bool {
         !self.collect || self.silent > 0 || self.errors.len() >= self.max_errors
+    }
+
+    /// Counts one subschema application against the work budget; `false` once it is spent.
+    ///
+    /// After that every node fails at once without looking further, so the walk unwinds in time proportional to
+    /// the schema and instance it is in, and the caller replaces the verdict with the budget error.
+    #[inline]
+    fn charge(&mut self) -> bool {
+        if self.remaining == 0 {
+            self.exhausted = true;
+            return false;
+        }
+        self.remaining -= 1;
+        true
     }
 
     /// Whether an error reported now would be recorded.
@@ -134,6 +159,9 @@ impl<'s> Run<'s> {
         let Some(node) = nodes.get(id as usize) else {
             return true;
         };
+        if !self.charge() {
+            return false;
+        }
         if self.depth >= MAX_EVAL_DEPTH {
             self.error(ip, sp, None, || {
                 format!("schema evaluation exceeds {MAX_EVAL_DEPTH} nested subschemas")

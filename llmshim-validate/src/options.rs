@@ -1,4 +1,5 @@
-//! The validator's options: draft override, format assertion, error cap, regex and instance-depth bounds.
+//! The validator's options: draft override, format assertion, error cap, and the regex, instance-depth and work
+//! bounds.
 
 use llmshim_resolve::Draft;
 
@@ -19,6 +20,7 @@ use llmshim_resolve::Draft;
 /// assert_eq!(options.max_errors, 3);
 /// assert_eq!(options.backtrack_limit, 1_000_000);
 /// assert_eq!(options.max_instance_depth, 128);
+/// assert_eq!(options.max_evaluations, 10_000_000);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -42,6 +44,15 @@ pub struct Options {
     /// (a reference cycle that never moves into the instance, for example), so raising it far above the default
     /// does not let validation overflow the stack.
     pub max_instance_depth: usize,
+    /// The most subschema applications one validation may make (default 10,000,000).
+    ///
+    /// Every time a subschema that applies other subschemas is entered counts once. A schema that reaches the
+    /// same subschema along exponentially many paths (`anyOf` of two references to a definition that is itself
+    /// such an `anyOf`, forty levels deep) would otherwise run for days; with the budget, validation stops and
+    /// the instance is invalid with the single error `validation exceeded its work budget of <n> subschema
+    /// applications`. Ordinary schemas and instances stay far below it: each subschema is applied about once per
+    /// instance value it reaches.
+    pub max_evaluations: u64,
 }
 
 impl Options {
@@ -51,6 +62,8 @@ impl Options {
     pub const DEFAULT_BACKTRACK_LIMIT: usize = 1_000_000;
     /// The default `max_instance_depth`.
     pub const DEFAULT_MAX_INSTANCE_DEPTH: usize = 128;
+    /// The default `max_evaluations`.
+    pub const DEFAULT_MAX_EVALUATIONS: u64 = 10_000_000;
 
     /// Sets the draft, overriding `$schema`; draft-03 is treated as draft-04.
     #[must_use]
@@ -86,6 +99,13 @@ impl Options {
         self.max_instance_depth = max_instance_depth;
         self
     }
+
+    /// Sets the most subschema applications one validation may make.
+    #[must_use]
+    pub fn with_max_evaluations(mut self, max_evaluations: u64) -> Self {
+        self.max_evaluations = max_evaluations;
+        self
+    }
 }
 
 impl Default for Options {
@@ -96,6 +116,7 @@ impl Default for Options {
             max_errors: Options::DEFAULT_MAX_ERRORS,
             backtrack_limit: Options::DEFAULT_BACKTRACK_LIMIT,
             max_instance_depth: Options::DEFAULT_MAX_INSTANCE_DEPTH,
+            max_evaluations: Options::DEFAULT_MAX_EVALUATIONS,
         }
     }
 }

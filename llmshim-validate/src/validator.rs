@@ -195,8 +195,14 @@ impl Validator {
         if nested_deeper_than(instance, self.options.max_instance_depth) {
             return false;
         }
-        let mut run = Run::new(&self.program, false, self.options.max_errors);
-        run.valid(self.program.root, instance)
+        let mut run = Run::new(
+            &self.program,
+            false,
+            self.options.max_errors,
+            self.options.max_evaluations,
+        );
+        let valid = run.valid(self.program.root, instance);
+        valid && !run.exhausted
     }
 
     /// Validates `instance`, returning at most `max_errors` errors (at least one when it is invalid).
@@ -232,8 +238,25 @@ impl Validator {
             };
             return (false, vec![error]);
         }
-        let mut run = Run::new(&self.program, collect, self.options.max_errors);
+        let mut run = Run::new(
+            &self.program,
+            collect,
+            self.options.max_errors,
+            self.options.max_evaluations,
+        );
         let valid = run.node(self.program.root, instance, None, None, None);
+        if run.exhausted {
+            // What was recorded before the budget ran out may blame branches that were cut short.
+            let error = ValidationError {
+                instance_pointer: String::new(),
+                schema_pointer: String::new(),
+                message: format!(
+                    "validation exceeded its work budget of {} subschema applications",
+                    self.options.max_evaluations
+                ),
+            };
+            return (false, vec![error]);
+        }
         (valid, run.errors)
     }
 }

@@ -300,6 +300,15 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "allof-bomb-validate-40",
+        input: "40 definitions, each an `allOf` of the previous twice; instance `1`",
+        operation: "validate::compile + errors",
+        run: |r| {
+            let schema = inputs::combinator_bomb("allOf", inputs::BOMB_LEVELS);
+            r.compile_and_validate(&schema, &json!(1));
+        },
+    },
+    Case {
         name: "wide-properties-normalize",
         input: "object with 100,000 properties",
         operation: "normalize_with, 6 targets × strict off/on",

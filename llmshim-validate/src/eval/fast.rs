@@ -56,6 +56,9 @@ impl<'s> Run<'s> {
     /// [`Run::valid`] for a node that applies subschemas.
     #[inline(never)]
     fn valid_node(&mut self, mut id: NodeId, instance: &Value) -> bool {
+        if !self.charge() {
+            return false;
+        }
         let nodes = self.nodes;
         let keywords = self.keywords;
         let entry_depth = self.depth;

@@ -4,6 +4,7 @@
     reason = "corpus tests report their counts on stderr"
 )]
 
+mod budget;
 mod compile;
 mod depth;
 mod drafts;

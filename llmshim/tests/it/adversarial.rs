@@ -4,10 +4,7 @@
 //! for RELIABILITY.md, so the table and these tests describe the same inputs.
 //! Every case runs on a thread with a 2 MiB stack and a deadline, so a hang fails its test instead of stalling the
 //! run. A stack overflow aborts the whole process and cannot be caught, so the deep cases run in a child copy of
-//! this test binary (see [`deep_case_child`]), and so does the combinator bomb, whose child is killed at its
-//! deadline.
-//! Known library bugs are on [`XFAIL`] with a reason: such a case must still fail, so that a fix is noticed and the
-//! entry removed, and the list only shrinks.
+//! this test binary (see [`deep_case_child`]).
 
 #[path = "../../../benches/examples/adversarial/inputs.rs"]
 mod inputs;
@@ -33,9 +30,6 @@ const STACK: usize = 2 << 20;
 /// How long one case may take in a debug build on a loaded two-core machine before it counts as a hang.
 const DEADLINE: Duration = Duration::from_secs(120);
 
-/// How long the combinator bomb may take; its current exponential run is killed at this point.
-const BOMB_DEADLINE: Duration = Duration::from_secs(10);
-
 /// The variable that makes [`deep_case_child`] run one named case, in a child copy of this binary.
 const CHILD_CASE: &str = "LLMSHIM_ADVERSARIAL_CHILD";
 
@@ -44,13 +38,6 @@ const SHALLOW: usize = 500;
 
 /// The prefix of the line a child prints with its case's outcome.
 const CHILD_OUTCOME: &str = "adversarial child outcome: ";
-
-/// Cases that fail today because of a library bug, each with the reason; a case listed here must fail.
-const XFAIL: &[(&str, &str)] = &[(
-    "validate-anyof-bomb",
-    "bug: the validator re-evaluates a subschema reached through many `$ref` paths with neither memo nor work \
-         budget, so 40 levels of `anyOf: [d, d]` cost 2^40 evaluations (24 levels take about 1 s in release)",
-)];
 
 /// Every case that runs in a child process, with the outcome it must have.
 const CHILD_CASES: &[(&str, &str)] = &[
@@ -66,10 +53,6 @@ const CHILD_CASES: &[(&str, &str)] = &[
     (
         "validate-deep-instance",
         "invalid: : instance nesting exceeds 128 levels ()",
-    ),
-    (
-        "validate-anyof-bomb",
-        "invalid: : does not match any alternative (/$ref/anyOf)",
     ),
 ];
 
@@ -271,15 +254,6 @@ fn child_case(name: &str, depth: usize) -> String {
             inputs::dismantle(instance);
             outcome
         }
-        "validate-anyof-bomb" => {
-            // The bomb's size is its number of levels, not a depth: the shallow run uses a few levels.
-            let levels = if depth == inputs::DEEP {
-                inputs::BOMB_LEVELS
-            } else {
-                8
-            };
-            compile_and_validate(&inputs::combinator_bomb("anyOf", levels), &json!("x"))
-        }
         other => panic!("unknown child case {other}"),
     }
 }
@@ -300,19 +274,14 @@ fn deep_case_child() {
     }
 }
 
-/// Runs child case `name` in a copy of this binary and checks its outcome, or, for a case on [`XFAIL`], that it
-/// still fails (crashes or outlives its deadline).
+/// Runs child case `name` in a copy of this binary and checks its outcome; a crash or a run past [`DEADLINE`]
+/// fails the test.
 fn in_child(name: &str) {
     let expected = CHILD_CASES
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, e)| *e)
         .expect("a known child case");
-    let deadline = if name == "validate-anyof-bomb" {
-        BOMB_DEADLINE
-    } else {
-        DEADLINE
-    };
     let exe = std::env::current_exe().expect("the test binary's path");
     let mut child = Command::new(exe)
         .args([
@@ -333,7 +302,7 @@ fn in_child(name: &str) {
         if let Some(status) = child.try_wait().expect("waiting for the child") {
             break Some(status);
         }
-        if start.elapsed() > deadline {
+        if start.elapsed() > DEADLINE {
             // The child is this test's own process; it is killed by its handle.
             child.kill().expect("the child can be killed");
             child.wait().expect("the child is reaped");
@@ -349,29 +318,11 @@ fn in_child(name: &str) {
             Err(format!("stack overflow ({status})"))
         }
         (Some(status), _) => Err(format!("child failed ({status}): {}", text.trim())),
-        (None, _) => Err(format!("killed after {deadline:?}")),
+        (None, _) => Err(format!("killed after {DEADLINE:?}")),
     };
-    match (XFAIL.iter().find(|(n, _)| *n == name), result) {
-        (None, Ok(outcome)) => assert_eq!(outcome, expected, "{name}"),
-        (None, Err(failure)) => panic!("{name}: {failure}"),
-        (Some((_, reason)), Ok(outcome)) => {
-            panic!("{name} is on XFAIL ({reason}) but passed with {outcome:?}: remove the entry")
-        }
-        (Some(_), Err(failure)) => eprintln!("{name}: expected failure: {failure}"),
-    }
-}
-
-#[test]
-fn expected_failures_name_child_cases() {
-    for (name, reason) in XFAIL {
-        assert!(
-            CHILD_CASES.iter().any(|(n, _)| n == name),
-            "XFAIL names no case: {name}"
-        );
-        assert!(
-            reason.starts_with("bug: "),
-            "{name}: a reason starts with `bug: `"
-        );
+    match result {
+        Ok(outcome) => assert_eq!(outcome, expected, "{name}"),
+        Err(failure) => panic!("{name}: {failure}"),
     }
 }
 
@@ -426,8 +377,22 @@ fn an_instance_a_hundred_thousand_levels_deep_is_invalid_without_recursion() {
 }
 
 #[test]
-fn a_combinator_bomb_is_validated_in_bounded_time() {
-    in_child("validate-anyof-bomb");
+fn a_combinator_bomb_stops_at_the_validation_work_budget() {
+    let outcomes = bounded("validation of combinator bombs", || {
+        ["anyOf", "allOf"].map(|keyword| {
+            let schema = inputs::combinator_bomb(keyword, inputs::BOMB_LEVELS);
+            // A string fails every `anyOf` path; an integer holds on every `allOf` path.
+            let instance = if keyword == "anyOf" {
+                json!("x")
+            } else {
+                json!(1)
+            };
+            compile_and_validate(&schema, &instance)
+        })
+    });
+    let spent =
+        "invalid: : validation exceeded its work budget of 10000000 subschema applications ()";
+    assert_eq!(outcomes, [spent, spent]);
 }
 
 // Cases in this process.
