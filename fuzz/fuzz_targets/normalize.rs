@@ -54,28 +54,13 @@ fuzz_target!(|data: &[u8]| {
         let effective = options.clone().with_strict(report.strict);
         let problems = check_with(&effective, &out);
         assert!(problems.is_empty(), "{out} fails its check: {problems:?}");
-        // Two known bugs are tolerated in exactly their signatures, as the XFAIL list of
-        // llmshim/tests/it/invariants.rs describes them: on Google and CCA a second pass may apply the Google value
-        // rules again (`late-google-value-rules`), and a strict demotion may not repeat on a second pass
-        // (`strict-ref-sibling-required`).
         let mut again = out.clone();
         let again_report =
             uncached.normalize_with(&options.clone().with_diagnostics(true), &mut again);
-        let late_value_rules = matches!(target, Target::Google | Target::CloudCodeAssist)
-            && again_report.changes.iter().all(|c| {
-                matches!(
-                    c.rule.as_ref(),
-                    "google.type-applicability" | "google.format-lift" | "google.enum-lift"
-                )
-            });
-        let unrepeated_demotion =
-            report.fallback_reason.is_some() && !report.strict && again_report.strict;
-        if !late_value_rules && !unrepeated_demotion {
-            assert!(
-                !again_report.changed,
-                "normalizing {out} again changed it: {again_report:?}"
-            );
-        }
+        assert!(
+            !again_report.changed,
+            "normalizing {out} again changed it: {again_report:?}"
+        );
     }
 
     let output = uncached.normalize_output_with(&options, &input);

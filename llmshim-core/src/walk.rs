@@ -193,6 +193,10 @@ pub struct Rewalk {
     pub position: Option<Position>,
     /// Walk with strict forced to this value; the current setting when `None`.
     pub strict: Option<bool>,
+    /// The subtree's root is an intermediate result: its keys will be merged with others and the merged node walked
+    /// again (a `$ref` target before its siblings are copied over it). Passes see it through
+    /// [`NodeCtx::intermediate`] and may leave to the second walk what depends on the root's final keys.
+    pub intermediate: bool,
 }
 
 impl Rewalk {
@@ -202,6 +206,7 @@ impl Rewalk {
             base: None,
             position: None,
             strict: None,
+            intermediate: false,
         }
     }
 
@@ -225,6 +230,13 @@ impl Rewalk {
         self.strict = Some(strict);
         self
     }
+
+    /// Marks the subtree's root as an intermediate result (see [`Rewalk::intermediate`]).
+    #[must_use]
+    pub fn with_intermediate(mut self, intermediate: bool) -> Self {
+        self.intermediate = intermediate;
+        self
+    }
 }
 
 struct Shared {
@@ -232,6 +244,8 @@ struct Shared {
     meter: Meter,
     changes: Vec<Change>,
     pointer: String,
+    /// The depth of the intermediate root being walked, if any (see [`Rewalk::intermediate`]).
+    intermediate: Option<usize>,
 }
 
 /// What a pass sees of the walk at one visit: location, flags, settings, the lift queue and the change log.
@@ -364,6 +378,10 @@ impl NodeCtx<'_> {
         if let Some(strict) = how.strict {
             self.shared.settings.strict = strict;
         }
+        let saved_intermediate = self.shared.intermediate;
+        if how.intermediate || self.intermediate() {
+            self.shared.intermediate = Some(self.depth + 1);
+        }
         let result = visit(
             self.shared,
             self.passes,
@@ -373,7 +391,14 @@ impl NodeCtx<'_> {
             position,
         );
         self.shared.settings.strict = saved;
+        self.shared.intermediate = saved_intermediate;
         result
+    }
+
+    /// Whether this visit is the root of an intermediate re-walk ([`Rewalk::intermediate`]), or of a re-walk made
+    /// from such a visit (the same node walked again, still to be merged).
+    pub fn intermediate(&self) -> bool {
+        self.shared.intermediate == Some(self.depth)
     }
 }
 
@@ -419,6 +444,7 @@ pub fn walk(
         meter: Meter::new(settings.budget),
         changes: Vec::new(),
         pointer: String::new(),
+        intermediate: None,
     };
     visit(&mut shared, passes, root, 0, base, Position::ROOT)?;
     Ok(Walked {

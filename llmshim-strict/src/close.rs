@@ -23,6 +23,9 @@ use crate::null::admits_null;
 /// The "originally required" names are read from `required` in `leave`: no step between W24 and W26 edits the
 /// node's own `required`. Without strict, or on any other node, the pass does nothing. Closing is idempotent.
 ///
+/// The root of a `$ref` target ([`NodeCtx::intermediate`]) is left open: the referencing node's siblings are merged
+/// over it and the merged node, walked again, is closed with its final `properties` and `required`.
+///
 /// The change `strict.nullable-optional` is recorded at `<object>/properties/<name>`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CloseObjects;
@@ -39,7 +42,9 @@ impl Pass for CloseObjects {
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-        if !cx.settings().strict {
+        // An intermediate root (a `$ref` target) is closed after its siblings are merged over it: closing it now
+        // would require its own properties even when sibling `properties` replace them.
+        if !cx.settings().strict || cx.intermediate() {
             return Ok(());
         }
         let Some(map) = node.as_object_mut() else {

@@ -176,7 +176,12 @@ impl Expand<'_, '_> {
         base: std::sync::Arc<str>,
         cx: &mut NodeCtx<'_>,
     ) -> Result<Value, FallbackReason> {
-        cx.rewalk(walked, &Rewalk::here().with_base(base))?;
+        // The target's root is merged with the siblings below and walked again, so passes may leave to that second
+        // walk what depends on the root's final keys (strict closing reads the final `properties`).
+        cx.rewalk(
+            walked,
+            &Rewalk::here().with_base(base).with_intermediate(true),
+        )?;
         let siblings = node
             .iter()
             .filter(|(k, _)| k.as_str() != "$ref" && k.as_str() != "$id");

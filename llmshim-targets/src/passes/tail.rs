@@ -7,7 +7,7 @@ use llmshim_core::walk::{NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, json, lift};
 use serde_json::{Map, Value};
 
-use crate::passes::values::applicability;
+use crate::passes::values;
 
 /// W28: the tail rules a rule set switches on, in contract order.
 #[derive(Clone, Copy, Debug)]
@@ -31,13 +31,14 @@ impl Pass for GoogleTail<'_> {
         let Some(map) = node.as_object_mut() else {
             return Ok(());
         };
-        let type_before = map.get("type").cloned();
+        // Whether the collapse or a merge gave the node keys (or its type) after W22 ran.
+        let mut late = false;
         if self.rules.collapse_nullable_any_of {
-            collapse(map, cx);
+            late |= collapse(map, cx);
         }
         if self.rules.merge_combinators {
             for combinator in ["allOf", "anyOf", "oneOf"] {
-                merge(map, combinator, cx)?;
+                late |= merge(map, combinator, cx)?;
             }
         }
         if self.rules.filter_required {
@@ -53,11 +54,11 @@ impl Pass for GoogleTail<'_> {
                 Some("properties"),
             );
         }
-        if self.rules.isolate_any_of {
-            isolate(map, cx)?;
+        if self.rules.google_values && late {
+            values::rerun(map, &[], cx);
         }
-        if self.rules.google_values && map.get("type") != type_before.as_ref() {
-            applicability(map, cx);
+        if self.rules.isolate_any_of {
+            isolate(map, self.rules.google_values, cx)?;
         }
         Ok(())
     }
@@ -68,16 +69,17 @@ fn is_null_type(branch: &Value) -> bool {
 }
 
 /// §4.3.13: an `anyOf` of one live branch and null branches becomes the live branch's keys (the node wins).
-fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+/// Returns whether it did.
+fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     let Some(Value::Array(branches)) = map.get("anyOf") else {
-        return;
+        return false;
     };
     let live: Vec<&Value> = branches.iter().filter(|b| !is_null_type(b)).collect();
     if live.len() != 1 || live.len() == branches.len() {
-        return;
+        return false;
     }
     let Some(Value::Object(branch)) = live.first().map(|b| (*b).clone()) else {
-        return;
+        return false;
     };
     json::remove(map, "anyOf");
     for (key, value) in branch {
@@ -93,17 +95,18 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
         ChangeKind::Rewritten,
         Some("anyOf"),
     );
+    true
 }
 
 /// §4.3.14: the branches of `combinator` merge into one schema of their shared type, appended where the node lacks
-/// a key.
+/// a key. Returns whether the combinator was there to merge.
 fn merge(
     map: &mut Map<String, Value>,
     combinator: &str,
     cx: &mut NodeCtx<'_>,
-) -> Result<(), FallbackReason> {
+) -> Result<bool, FallbackReason> {
     let Some(Value::Array(branches)) = map.get(combinator).cloned() else {
-        return Ok(());
+        return Ok(false);
     };
     let unsupported = |cx: &NodeCtx<'_>, why: &str| {
         cx.fail(
@@ -215,7 +218,7 @@ fn merge(
         ChangeKind::Rewritten,
         Some(combinator),
     );
-    Ok(())
+    Ok(true)
 }
 
 /// §4.3.15: `required` names that are not properties are removed, and an empty `required` with them.
@@ -259,8 +262,13 @@ fn applies(key: &str, ty: &str) -> bool {
     }
 }
 
-/// §4.3.17: a node with `anyOf` and other keys moves those keys into the branches.
-fn isolate(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+/// §4.3.17: a node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
+/// rules then run again on every branch, which may have received a type or keys.
+fn isolate(
+    map: &mut Map<String, Value>,
+    google_values: bool,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
     if !map.contains_key("anyOf") || map.len() == 1 {
         return Ok(());
     }
@@ -336,7 +344,7 @@ fn isolate(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fal
             }
         }
     }
-    for (b, mut fragments) in branches.iter_mut().zip(lifted) {
+    for (i, (b, mut fragments)) in branches.iter_mut().zip(lifted).enumerate() {
         fragments.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         if let Some(bm) = b.as_object_mut() {
             for (key, value) in fragments {
@@ -344,6 +352,9 @@ fn isolate(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fal
             }
             if map.contains_key("required") {
                 filter_required(bm, cx);
+            }
+            if google_values {
+                values::rerun(bm, &["anyOf", &i.to_string()], cx);
             }
         }
     }

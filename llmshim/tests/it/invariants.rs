@@ -7,49 +7,20 @@
 //! patterns with lookarounds, and `default`, `enum`, `examples` and `const` values that look like schemas.
 //! Case counts are small by default (64) and raised through `PROPTEST_CASES`; failures are kept in
 //! `llmshim/proptest-regressions/invariants.txt`, which is committed.
-//! Known violations are on [`XFAIL`], each with a test that fails once it is fixed; a shared memo is also exercised
-//! from several threads with mixed targets and options against the uncached results.
+//! Violations found so far are fixed and kept as regression tests below; a shared memo is also exercised from
+//! several threads with mixed targets and options against the uncached results.
 
 use std::sync::Arc;
 use std::thread;
 
 use llmshim::cache::{Limits, Memo};
-use llmshim::schema::{
-    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check_with,
-};
+use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target, check_with};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value, json};
 
 /// The definition names the generated `$ref`s point at; a generated schema defines some of them.
 const DEFINITIONS: [&str; 3] = ["Node", "Item", "Tag"];
-
-/// The Google value rules (contract §4.3.10), which the known bug `late-google-value-rules` leaves to a second pass.
-const GOOGLE_VALUE_RULES: [&str; 3] = [
-    "google.type-applicability",
-    "google.format-lift",
-    "google.enum-lift",
-];
-
-/// Known violations of the invariants, each reproduced by a test of its own below, which fails once the bug is
-/// fixed; the property tolerates a violation only in its exact signature.
-const XFAIL: &[(&str, &str)] = &[
-    (
-        "late-google-value-rules",
-        "bug: W28 (the CCA combinator merge, the nullable-anyOf collapse, anyOf isolation) gives a node keys or a \
-         type after W22 ran, and the Google value rules (contract §4.3.10) run again only where W28 changed the \
-         node's own `type`, so a second pass still lifts `format` or `enum` or drops inapplicable keys: \
-         normalization is not idempotent on Google and CCA",
-    ),
-    (
-        "strict-ref-sibling-required",
-        "bug: under strict, the target of a `$ref` is closed (W26: `required` = all its properties) before the \
-         referencing node's siblings are merged over it, so a sibling `properties` replaces the target's while the \
-         target's generated `required` survives; the merged walk then fails `strict_unsupported` (\"required name \
-         ... is not a property\"), the schema is demoted, and the demoted output passes strict on a second pass: \
-         normalization is not idempotent",
-    ),
-];
 
 /// The literal keywords whose values are data, never schemas.
 const LITERALS: [&str; 4] = ["default", "enum", "examples", "const"];
@@ -516,22 +487,6 @@ fn check_one(input: &Value, target: Target, strict: bool) -> Result<(), TestCase
 
     // Idempotence: the output normalized again is unchanged, byte for byte.
     let (again, again_report) = run(&uncached(), &options.clone().with_diagnostics(true), &out);
-    if report.fallback_reason.is_some() && !report.strict && again_report.strict {
-        // The known bug `strict-ref-sibling-required` (see XFAIL), in exactly its signature: a strict demotion
-        // that a second pass does not repeat. Tolerated until it is fixed.
-        return Ok(());
-    }
-    if matches!(target, Target::Google | Target::CloudCodeAssist)
-        && again_report.changed
-        && again_report
-            .changes
-            .iter()
-            .all(|c| GOOGLE_VALUE_RULES.contains(&c.rule.as_ref()))
-    {
-        // The known bug `late-google-value-rules` (see XFAIL), in exactly its signature: the second pass only
-        // applies the Google value rules again. Tolerated until it is fixed.
-        return Ok(());
-    }
     prop_assert!(
         !again_report.changed,
         "{}: normalizing {} again changed it: {:?}",
@@ -588,7 +543,8 @@ fn the_generator_writes_references_cycles_and_keyword_like_literals() {
     );
 }
 
-/// The minimal reproductions of `late-google-value-rules`: a type or keys that W28 gives a node after W22 ran.
+/// Found by the property test, fixed: a type or keys that W28 gives a node after W22 ran left the Google value rules
+/// to a second pass (and an inapplicable keyword in the output Gemini would reject).
 const LATE_VALUE_RULES: [(Target, &str); 3] = [
     // The CCA merge appends the branch's `items` to a node that keeps its own `type: "object"`.
     (
@@ -607,65 +563,56 @@ const LATE_VALUE_RULES: [(Target, &str); 3] = [
     ),
 ];
 
-#[test]
-fn expected_failures_have_reasons() {
-    for (name, reason) in XFAIL {
-        assert!(
-            reason.starts_with("bug: "),
-            "{name}: a reason starts with `bug: `"
-        );
-    }
-}
-
-/// The minimal reproduction of `strict-ref-sibling-required`, on OpenAI Chat with strict requested.
+/// A fuzz finding, fixed: under strict, a `$ref` target used to be closed (`required` = its own properties) before
+/// the referencing node's sibling `properties` replaced its own, so the first pass demoted and a second succeeded.
 const STRICT_REF_SIBLING: &str = r##"{"$ref":"#/$defs/A","$defs":{"A":{"type":"object","properties":{"x":{"type":"string"}}}},"properties":{"y":{"type":"string"}}}"##;
 
 #[test]
-fn strict_ref_sibling_required_still_fails() {
-    let (name, reason) = XFAIL[1];
+fn a_strict_ref_target_is_closed_after_its_siblings_are_merged() {
     let input: Value = serde_json::from_str(STRICT_REF_SIBLING).expect("a JSON reproduction");
     let options = Options::for_target(Target::OpenAiChat).with_strict(true);
     let (out, report) = run(&uncached(), &options, &input);
+    assert!(report.strict, "{report:?}");
+    assert_eq!(report.fallback_reason, None);
+    // Siblings win (contract §3.4): the sibling `properties` replace the target's, and the merged node is closed.
+    assert_eq!(
+        out,
+        serde_json::json!({
+            "type": "object",
+            "properties": {"y": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+            "required": ["y"],
+            "additionalProperties": false
+        })
+    );
     let (again, again_report) = run(&uncached(), &options, &out);
     assert!(
-        !report.strict && again_report.strict && again != out,
-        "{name} is on XFAIL ({reason}) but is now idempotent: remove the entry, this test and the tolerance in \
-         check_one"
+        again_report.strict && !again_report.changed,
+        "{again_report:?}"
     );
-    let reason = report.fallback_reason.map(|r| (r.kind, r.message));
-    assert_eq!(
-        reason,
-        Some((
-            FallbackKind::StrictUnsupported,
-            "required name \"x\" is not a property".to_owned()
-        ))
-    );
+    assert_eq!(again, out);
 }
 
 #[test]
-fn late_google_value_rules_still_fail() {
-    let (name, reason) = XFAIL[0];
-    for (target, text) in LATE_VALUE_RULES {
+fn the_value_rules_run_again_on_keys_the_google_tail_moves() {
+    let expected = [
+        // The CCA merge appends the branch's `items`, which does not apply to the node's own `type: "object"`.
+        json!({"type": "object"}),
+        // Isolation types the branch as an object, so its `maximum` no longer applies.
+        json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "object"}]}}}),
+        // The collapse appends a `format` Gemini does not take on an object; it is lifted.
+        json!({"type": "object", "properties": {"a": {
+            "type": "object", "nullable": true, "description": "(format: date-time)"
+        }}}),
+    ];
+    for ((target, text), expected) in LATE_VALUE_RULES.into_iter().zip(expected) {
         let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
         let options = Options::for_target(target).with_diagnostics(true);
         let (out, report) = run(&uncached(), &options, &input);
         assert!(!report.used_fallback, "{text}: {report:?}");
+        assert_eq!(out, expected, "{text} on {}", target.name());
         let (again, again_report) = run(&uncached(), &options, &out);
-        assert!(
-            again_report.changed,
-            "{name} is on XFAIL ({reason}) but {text} is now idempotent on {}: remove the entry, its reproductions \
-             and the tolerance in check_one",
-            target.name()
-        );
-        assert_ne!(again, out);
-        assert!(
-            again_report
-                .changes
-                .iter()
-                .all(|c| GOOGLE_VALUE_RULES.contains(&c.rule.as_ref())),
-            "{text}: the second pass does more than the value rules: {:?}",
-            again_report.changes
-        );
+        assert!(!again_report.changed, "{text}: {again_report:?}");
+        assert_eq!(again, out);
     }
 }
 
