@@ -2,72 +2,61 @@
 
 use crate::Fingerprint;
 use serde_json::{Number, Value};
-use std::array;
-use std::iter::Zip;
-use std::slice;
 
 /// Whether `a` and `b` are identical: the same kinds, object keys in the same order, equal strings and booleans,
 /// and numbers of the same kind with the same `f64` bits.
 ///
-/// This is `llmshim_core::json::identical`, computed with a fixed stack of [`Fingerprint::MAX_DEPTH`] frames so
-/// that a memo hit allocates nothing; inputs nested deeper than any fingerprinted value are handed to the core
+/// This is `llmshim_core::json::identical`, computed by a recursion at most [`Fingerprint::MAX_DEPTH`] levels deep
+/// so that a memo hit allocates nothing; inputs nested deeper than any fingerprinted value are handed to the core
 /// function, so the answer never depends on the bound.
 pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     bounded(a, b).unwrap_or_else(|| llmshim_core::json::identical(a, b))
 }
 
-/// The unvisited rest of two open containers of the same kind and length.
-enum Pair<'a> {
-    Arrays(Zip<slice::Iter<'a, Value>, slice::Iter<'a, Value>>),
-    Objects(Zip<serde_json::map::Iter<'a>, serde_json::map::Iter<'a>>),
+/// Compares depth first; `None` means the values nest deeper than [`Fingerprint::MAX_DEPTH`].
+///
+/// The recursion is bounded by that depth: a container that would open a level below it gives up instead.
+fn bounded(a: &Value, b: &Value) -> Option<bool> {
+    same(a, b, 0)
 }
 
-/// Compares depth first; `None` means the values nest deeper than the fixed stack.
-fn bounded(a: &Value, b: &Value) -> Option<bool> {
-    let mut frames: [Option<Pair<'_>>; Fingerprint::MAX_DEPTH] = array::from_fn(|_| None);
-    let mut height = 0;
-    let mut next = Some((a, b));
-    while let Some((x, y)) = next.take() {
-        let opened = match (x, y) {
-            (Value::Null, Value::Null) => None,
-            (Value::Bool(p), Value::Bool(q)) if p == q => None,
-            (Value::String(p), Value::String(q)) if p == q => None,
-            (Value::Number(p), Value::Number(q)) if same_number(p, q) => None,
-            (Value::Array(p), Value::Array(q)) if p.len() == q.len() => {
-                (!p.is_empty()).then(|| Pair::Arrays(p.iter().zip(q)))
+/// [`bounded`] of two values at `depth`.
+fn same(a: &Value, b: &Value, depth: usize) -> Option<bool> {
+    match (a, b) {
+        (Value::Null, Value::Null) => Some(true),
+        (Value::Bool(p), Value::Bool(q)) => Some(p == q),
+        (Value::String(p), Value::String(q)) => Some(p == q),
+        (Value::Number(p), Value::Number(q)) => Some(same_number(p, q)),
+        (Value::Array(p), Value::Array(q)) => {
+            if p.len() != q.len() {
+                return Some(false);
             }
-            (Value::Object(p), Value::Object(q)) if p.len() == q.len() => {
-                (!p.is_empty()).then(|| Pair::Objects(p.iter().zip(q)))
+            if depth >= Fingerprint::MAX_DEPTH && !p.is_empty() {
+                return None;
             }
-            _ => return Some(false),
-        };
-        if let Some(pair) = opened {
-            *frames.get_mut(height)? = Some(pair);
-            height += 1;
-        }
-        while let Some(top) = height.checked_sub(1) {
-            match frames.get_mut(top) {
-                Some(Some(Pair::Arrays(items))) => {
-                    if let Some(item) = items.next() {
-                        next = Some(item);
-                        break;
-                    }
+            for (x, y) in p.iter().zip(q) {
+                if !same(x, y, depth + 1)? {
+                    return Some(false);
                 }
-                Some(Some(Pair::Objects(members))) => {
-                    if let Some(((kp, vp), (kq, vq))) = members.next() {
-                        if kp != kq {
-                            return Some(false);
-                        }
-                        next = Some((vp, vq));
-                        break;
-                    }
-                }
-                Some(None) | None => {}
             }
-            height = top;
+            Some(true)
         }
+        (Value::Object(p), Value::Object(q)) => {
+            if p.len() != q.len() {
+                return Some(false);
+            }
+            if depth >= Fingerprint::MAX_DEPTH && !p.is_empty() {
+                return None;
+            }
+            for ((kp, vp), (kq, vq)) in p.iter().zip(q) {
+                if kp != kq || !same(vp, vq, depth + 1)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
+        _ => Some(false),
     }
-    Some(true)
 }
 
 /// Numbers are identical when both are the same `i64`, both the same `u64`, or both floats with the same bits.

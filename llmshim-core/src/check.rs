@@ -215,7 +215,20 @@ impl<'a> Checker<'a> {
 
     /// S4 to S18 on one schema object, in row order.
     fn rows(&mut self, map: &Map<String, Value>, root: bool) -> ControlFlow<()> {
-        let ty = map.get("type");
+        // The keys the rows below read, found in one pass instead of one hashed lookup each.
+        let (mut ty, mut any_of, mut all_of, mut required, mut enumeration, mut nullable) =
+            (None, false, false, None, None, None);
+        for (key, value) in map {
+            match key.as_str() {
+                "type" => ty = Some(value),
+                "anyOf" => any_of = true,
+                "allOf" => all_of = true,
+                "required" => required = Some(value),
+                "enum" => enumeration = Some(value),
+                "nullable" => nullable = Some(value),
+                _ => {}
+            }
+        }
         let type_name = ty.and_then(Value::as_str);
 
         // S4: `type` is a type name or an allowed type array.
@@ -224,7 +237,7 @@ impl<'a> Checker<'a> {
         }
 
         // S5: an untyped node without `anyOf`.
-        if ty.is_none() && !map.contains_key("anyOf") {
+        if ty.is_none() && !any_of {
             if self.strict {
                 self.fail(
                     FallbackKind::StrictUnsupported,
@@ -263,7 +276,7 @@ impl<'a> Checker<'a> {
         }
 
         // S8: `anyOf` with siblings where it must stand alone.
-        if self.rules.isolate_any_of && map.contains_key("anyOf") && map.len() > 1 {
+        if self.rules.isolate_any_of && any_of && map.len() > 1 {
             self.fail(
                 FallbackKind::TargetUnsupported,
                 "anyOf must stand alone on this target",
@@ -271,23 +284,26 @@ impl<'a> Checker<'a> {
         }
 
         // S9: `allOf` under strict.
-        if self.strict && map.contains_key("allOf") {
+        if self.strict && all_of {
             self.fail(
                 FallbackKind::StrictUnsupported,
                 "allOf is not accepted under strict",
             )?;
         }
 
-        // S10: references and definitions left over.
+        // S10: references and definitions left over. (The checks below that look up a fixed list of keys first
+        // make sure that one pass over the node's members finds a candidate, which is cheaper than the lookups;
+        // the lookups then report in the list's order.)
+        let dollar = map.keys().any(|key| key.starts_with('$'));
         for key in ["$ref", "$defs"] {
-            if map.contains_key(key) {
+            if dollar && map.contains_key(key) {
                 let message = format!("{key} is left in the result");
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }
         }
 
         // S11: `required` is an array of unique strings.
-        if let Some(required) = map.get("required")
+        if let Some(required) = required
             && !unique_strings(required)
         {
             self.fail(
@@ -297,30 +313,33 @@ impl<'a> Checker<'a> {
         }
 
         // S12: string-valued annotations.
+        let any_string = map
+            .iter()
+            .any(|(key, v)| STRING_KEYWORDS.contains(&key.as_str()) && !v.is_string());
         for key in STRING_KEYWORDS {
-            if map.get(key).is_some_and(|v| !v.is_string()) {
+            if any_string && map.get(key).is_some_and(|v| !v.is_string()) {
                 let message = format!("{key} must be a string");
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }
         }
 
         // S13: `enum` and `nullable`.
-        if map
-            .get("enum")
-            .is_some_and(|v| v.as_array().is_none_or(Vec::is_empty))
-        {
+        if enumeration.is_some_and(|v| v.as_array().is_none_or(Vec::is_empty)) {
             self.fail(
                 FallbackKind::InvalidSchema,
                 "enum must be a non-empty array",
             )?;
         }
-        if map.get("nullable").is_some_and(|v| !v.is_boolean()) {
+        if nullable.is_some_and(|v| !v.is_boolean()) {
             self.fail(FallbackKind::InvalidSchema, "nullable must be a boolean")?;
         }
 
         // S14: numeric bounds.
+        let any_number = map
+            .iter()
+            .any(|(key, v)| NUMBER_KEYWORDS.contains(&key.as_str()) && !v.is_number());
         for key in NUMBER_KEYWORDS {
-            if map.get(key).is_some_and(|v| !v.is_number()) {
+            if any_number && map.get(key).is_some_and(|v| !v.is_number()) {
                 let message = format!("{key} must be a number");
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }

@@ -175,34 +175,80 @@ impl io::Write for Counter {
     }
 }
 
+/// How many levels [`depth_within`] and [`dismantle`] go down by recursion before they continue from an explicit
+/// stack: shallow values, the common case, cost no allocation, and no input costs more than this many frames.
+const RECURSION: usize = 32;
+
 /// The depth of the deepest value in `value` (root 0), or `None` as soon as it exceeds `limit`.
 ///
-/// Iterative, so a value nested far deeper than the stack allows is measured safely.
+/// Recursion is bounded (containers further down are measured from an explicit stack), so a value nested far deeper
+/// than the stack allows is measured safely.
 pub fn depth_within(value: &Value, limit: usize) -> Option<usize> {
     let mut deepest = 0;
-    let mut stack = vec![(value, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        if d > limit {
-            return None;
-        }
-        deepest = deepest.max(d);
-        match v {
-            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
-            Value::Object(map) => stack.extend(map.values().map(|x| (x, d + 1))),
-            _ => {}
-        }
+    let mut deferred = Vec::new();
+    depth_at(value, 0, 0, limit, &mut deepest, &mut deferred)?;
+    while let Some((v, d)) = deferred.pop() {
+        depth_at(v, d, 0, limit, &mut deepest, &mut deferred)?;
     }
     Some(deepest)
 }
 
-/// Drops `value` without recursion, so a value nested deeper than the stack allows is freed safely.
-pub fn dismantle(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, x)| x)),
-            _ => {}
+/// [`depth_within`] below `value` at `depth`, `level` frames into the current recursion.
+fn depth_at<'v>(
+    value: &'v Value,
+    depth: usize,
+    level: usize,
+    limit: usize,
+    deepest: &mut usize,
+    deferred: &mut Vec<(&'v Value, usize)>,
+) -> Option<()> {
+    if depth > limit {
+        return None;
+    }
+    *deepest = (*deepest).max(depth);
+    let mut children = |v: &'v Value| {
+        if level >= RECURSION {
+            deferred.push((v, depth + 1));
+            Some(())
+        } else {
+            depth_at(v, depth + 1, level + 1, limit, deepest, deferred)
         }
+    };
+    match value {
+        Value::Array(items) => items.iter().try_for_each(&mut children),
+        Value::Object(map) => map.values().try_for_each(&mut children),
+        _ => Some(()),
+    }
+}
+
+/// Drops `value` with bounded recursion (containers further down are freed from an explicit stack), so a value
+/// nested deeper than the stack allows is freed safely.
+pub fn dismantle(value: Value) {
+    let mut deferred = Vec::new();
+    dismantle_at(value, 0, &mut deferred);
+    while let Some(v) = deferred.pop() {
+        dismantle_at(v, 0, &mut deferred);
+    }
+}
+
+/// [`dismantle`] of `value`, `level` frames into the current recursion.
+fn dismantle_at(value: Value, level: usize, deferred: &mut Vec<Value>) {
+    let child = |v: Value, deferred: &mut Vec<Value>| match v {
+        Value::Array(_) | Value::Object(_) if level >= RECURSION => deferred.push(v),
+        Value::Array(_) | Value::Object(_) => dismantle_at(v, level + 1, deferred),
+        _ => {}
+    };
+    match value {
+        Value::Array(items) => {
+            for v in items {
+                child(v, deferred);
+            }
+        }
+        Value::Object(map) => {
+            for (_, v) in map {
+                child(v, deferred);
+            }
+        }
+        _ => {}
     }
 }

@@ -305,6 +305,16 @@ impl NodeCtx<'_> {
         &mut self.shared.meter
     }
 
+    /// Charges `bytes` of literal work to the walk's meter, failing at this node past the budget.
+    ///
+    /// # Errors
+    ///
+    /// A `budget_literal` reason at this node when the charge exceeds `max_literal_bytes`.
+    pub fn charge_literal(&mut self, bytes: usize) -> Result<(), FallbackReason> {
+        let shared = &mut *self.shared;
+        shared.meter.charge_literal(bytes, &shared.pointer)
+    }
+
     /// A reason of `kind` at this node.
     pub fn fail(&self, kind: FallbackKind, message: impl Into<String>) -> FallbackReason {
         FallbackReason::new(kind, self.shared.pointer.clone(), message)
@@ -571,8 +581,25 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
     let Some(map) = node.as_object_mut() else {
         return Ok(());
     };
-    let has_prefix_items = map.contains_key("prefixItems");
-    for keyword in Keyword::WALK_ORDER {
+    // One pass over the keys finds the child keywords present (a bit per place in the walk order), so a node pays
+    // a hashed lookup only for the children it has, not one for each of the seventeen.
+    let mut present = 0u32;
+    for key in map.keys() {
+        if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
+            present |= 1 << place;
+        }
+    }
+    let bit = |keyword: Keyword| {
+        Keyword::WALK_ORDER
+            .iter()
+            .position(|k| *k == keyword)
+            .map_or(0, |place| 1u32 << place)
+    };
+    let has_prefix_items = present & bit(Keyword::PrefixItems) != 0;
+    for (place, keyword) in Keyword::WALK_ORDER.into_iter().enumerate() {
+        if present & (1 << place) == 0 {
+            continue;
+        }
         let name = keyword.as_str();
         let Some(child) = map.get_mut(name) else {
             continue;

@@ -323,10 +323,17 @@ impl Scan<'_, '_> {
             return Ok(());
         };
         let mut base = base;
-        let id = match map.get("$id") {
-            Some(Value::String(id)) => Some(id.as_str()),
-            None if self.draft.uses_plain_id() => map.get("id").and_then(Value::as_str),
-            _ => None,
+        // `$id`, `$anchor`, `$dynamicAnchor` and draft-04 `id`: one pass over the keys spares most nodes three
+        // hashed lookups.
+        let identified = map.keys().any(|key| key.starts_with('$') || key == "id");
+        let id = if identified {
+            match map.get("$id") {
+                Some(Value::String(id)) => Some(id.as_str()),
+                None if self.draft.uses_plain_id() => map.get("id").and_then(Value::as_str),
+                _ => None,
+            }
+        } else {
+            None
         };
         if let Some(id) = id {
             let joined = uri::join(&base, id).map_err(|m| {
@@ -351,6 +358,9 @@ impl Scan<'_, '_> {
             base = resource.into();
         }
         for key in ["$anchor", "$dynamicAnchor"] {
+            if !identified {
+                break;
+            }
             if let Some(Value::String(name)) = map.get(key) {
                 let anchor = format!("{base}#{name}");
                 self.charge(anchor.len())?;

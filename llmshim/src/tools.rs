@@ -93,6 +93,9 @@ struct Pending {
     requested: bool,
     /// The tool has a schema key.
     has_schema: bool,
+    /// The schema was moved out of the tool (its slot holds `null` until [`assemble`] puts the result back), so
+    /// whether the tool changed is the report's `changed`, not a comparison with the slot.
+    taken: bool,
     /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
     original: Option<Value>,
     schema: Option<Value>,
@@ -133,6 +136,17 @@ fn schema_of(tool: &Value, shape: Shape) -> Option<&Value> {
         Shape::Anthropic => tool.get("input_schema"),
         Shape::Mcp => tool.get("inputSchema"),
         Shape::Other => None,
+    }
+}
+
+/// The schema of a tool of a shape that [`assemble`] edits or rebuilds, for moving it out.
+fn schema_slot(tool: &mut Value, shape: Shape) -> Option<&mut Value> {
+    match shape {
+        Shape::Chat => tool.get_mut("function")?.get_mut("parameters"),
+        Shape::Flat => tool.get_mut("parameters"),
+        Shape::Anthropic => tool.get_mut("input_schema"),
+        Shape::Mcp => tool.get_mut("inputSchema"),
+        Shape::GoogleEntry | Shape::Other => None,
     }
 }
 
@@ -283,12 +297,12 @@ impl Normalizer {
         &self,
         options: &Options,
         envelope: Envelope,
-        tools: &[Value],
+        tools: &mut [Value],
         bypassed: bool,
         pre: &[(usize, Normalization)],
     ) -> Vec<Pending> {
         let mut pending = Vec::new();
-        for (index, tool) in tools.iter().enumerate() {
+        for (index, tool) in tools.iter_mut().enumerate() {
             let shape = classify(tool, envelope);
             match shape {
                 Shape::Other => {}
@@ -301,6 +315,7 @@ impl Normalizer {
                             continue;
                         }
                         let mut p = self.normalize_one(options, shape, decl, false, bypassed);
+                        // A declaration's schema was copied, not moved: its entry is edited in place.
                         p.index = index;
                         p.declaration = Some(d);
                         pending.push(p);
@@ -311,8 +326,13 @@ impl Normalizer {
                     // other tool that fell back: the model could only call it with an empty object.
                     let fell_back = pre.iter().any(|(i, r)| *i == index && r.used_fallback);
                     let requested = own_strict(tool, shape).unwrap_or(options.strict);
-                    let mut p =
-                        self.normalize_one(options, shape, tool, requested && !fell_back, bypassed);
+                    let mut p = self.normalize_moved(
+                        options,
+                        shape,
+                        tool,
+                        requested && !fell_back,
+                        bypassed,
+                    );
                     p.requested = requested;
                     p.index = index;
                     pending.push(p);
@@ -320,6 +340,27 @@ impl Normalizer {
             }
         }
         pending
+    }
+
+    /// [`Normalizer::normalize_one`] for a tool whose schema [`assemble`] puts back or moves into a rebuilt tool: the
+    /// schema is moved out of the tool instead of copied (a schema too deep to walk stays where it is).
+    fn normalize_moved(
+        &self,
+        options: &Options,
+        shape: Shape,
+        tool: &mut Value,
+        requested: bool,
+        bypassed: bool,
+    ) -> Pending {
+        let movable = schema_slot(tool, shape)
+            .is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_some());
+        if !movable {
+            return self.normalize_one(options, shape, tool, requested, bypassed);
+        }
+        let schema = schema_slot(tool, shape).map(std::mem::take);
+        let mut p = self.normalize_schema(options, shape, schema, requested, bypassed);
+        p.taken = true;
+        p
     }
 
     fn normalize_one(
@@ -348,13 +389,31 @@ impl Normalizer {
                 declaration: None,
                 requested,
                 has_schema: true,
+                taken: false,
                 original: None,
                 schema: Some(fallback()),
                 report,
             };
         }
+        self.normalize_schema(
+            options,
+            shape,
+            schema_of(tool, shape).cloned(),
+            requested,
+            bypassed,
+        )
+    }
+
+    /// Normalizes a tool's schema (or its absence) into a pending tool; the schema is within the walker's depth.
+    fn normalize_schema(
+        &self,
+        options: &Options,
+        shape: Shape,
+        mut schema: Option<Value>,
+        requested: bool,
+        bypassed: bool,
+    ) -> Pending {
         let mut report = Normalization::default();
-        let mut schema = schema_of(tool, shape).cloned();
         let has_schema = schema.is_some();
         let budgeted = requested
             && options
@@ -380,6 +439,7 @@ impl Normalizer {
             declaration: None,
             requested,
             has_schema,
+            taken: false,
             original,
             schema,
             report,
@@ -545,6 +605,7 @@ fn assemble(
         return false;
     };
     let before = std::mem::take(tools);
+    out.tools.reserve(pending.len());
     let mut changed = false;
     let declarations = matches!(
         envelope,
@@ -553,9 +614,15 @@ fn assemble(
     let mut gathered: Vec<Value> = Vec::new();
     let mut gathered_at: Option<usize> = None;
     let mut result: Vec<Value> = Vec::with_capacity(before.len());
+    // `pending` is in tool order, so each tool's entries are the next run of the same index.
+    let mut next = 0;
     for (index, mut tool) in before.into_iter().enumerate() {
         let shape = classify(&tool, envelope);
-        let mine: Vec<&mut Pending> = pending.iter_mut().filter(|p| p.index == index).collect();
+        let start = next;
+        while pending.get(next).is_some_and(|p| p.index == index) {
+            next += 1;
+        }
+        let mine = pending.get_mut(start..next).unwrap_or_default();
         if shape == Shape::Other {
             result.push(tool);
             continue;
@@ -569,27 +636,24 @@ fn assemble(
             result.push(tool);
             continue;
         }
-        let Some(p) = mine.into_iter().next() else {
+        let Some(p) = mine.first_mut() else {
             result.push(tool);
             continue;
         };
         let strict = strict_key(envelope, p);
         if declarations {
-            let decl = declaration(&tool, shape, p, envelope);
             record(out, &tool, p, None, prefix);
+            let decl = declaration(tool, shape, p, envelope);
             gathered_at.get_or_insert(result.len());
             gathered.push(decl);
-            json::dismantle(tool);
             changed = true;
         } else if shape == native_shape(envelope) {
             changed |= edit_in_place(&mut tool, shape, p, envelope, strict);
             record(out, &tool, p, strict, prefix);
             result.push(tool);
         } else {
-            let built = build(&tool, shape, p, envelope, strict);
             record(out, &tool, p, strict, prefix);
-            result.push(built);
-            json::dismantle(tool);
+            result.push(build(tool, shape, p, envelope, strict));
             changed = true;
         }
     }
@@ -602,7 +666,14 @@ fn assemble(
     changed
 }
 
-fn record(out: &mut ToolsReport, tool: &Value, p: &Pending, strict: Option<bool>, prefix: &str) {
+/// Moves the tool's report into `out`; nothing reads it from `p` afterwards.
+fn record(
+    out: &mut ToolsReport,
+    tool: &Value,
+    p: &mut Pending,
+    strict: Option<bool>,
+    prefix: &str,
+) {
     let name = match p.declaration {
         Some(d) => tool
             .get("functionDeclarations")
@@ -614,7 +685,7 @@ fn record(out: &mut ToolsReport, tool: &Value, p: &Pending, strict: Option<bool>
         index: p.index,
         name: name.and_then(Value::as_str).map(str::to_owned),
         pointer: p.pointer(prefix),
-        normalization: p.report.clone(),
+        normalization: std::mem::take(&mut p.report),
         strict,
     });
 }
@@ -660,7 +731,13 @@ fn edit_in_place(
         _ => (map, "inputSchema"),
     };
     if let Some(schema) = p.schema.take() {
-        changed |= put(holder, key, schema);
+        if p.taken {
+            // The slot holds the `null` left when the schema was moved out; the report says whether it changed.
+            changed |= p.report.changed;
+            holder.insert(key.to_owned(), schema);
+        } else {
+            changed |= put(holder, key, schema);
+        }
     }
     match strict {
         Some(s) => changed |= put(holder, "strict", Value::Bool(s)),
@@ -673,21 +750,64 @@ fn edit_in_place(
     changed
 }
 
-/// A tool of another shape, rebuilt in the target's envelope (§9.4 field order).
+/// The fields a rebuilt tool keeps, moved out of the tool they came from.
+struct Parts {
+    name: Value,
+    description: Option<Value>,
+    cache_control: Option<Value>,
+}
+
+/// Takes `tool` apart into the fields a rebuilt tool keeps (the name and description of a chat tool come from its
+/// `function`); every other field is dropped without recursion. One pass over the members, no lookups.
+fn parts(tool: Value, shape: Shape) -> Parts {
+    let mut parts = Parts {
+        name: Value::Null,
+        description: None,
+        cache_control: None,
+    };
+    let Value::Object(map) = tool else {
+        json::dismantle(tool);
+        return parts;
+    };
+    let chat = shape == Shape::Chat;
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("function", Value::Object(function)) if chat => {
+                for (key, value) in function {
+                    match key.as_str() {
+                        "name" => parts.name = value,
+                        "description" => parts.description = Some(value),
+                        _ => json::dismantle(value),
+                    }
+                }
+            }
+            ("name", value) if !chat => parts.name = value,
+            ("description", value) if !chat => parts.description = Some(value),
+            ("cache_control", value) => parts.cache_control = Some(value),
+            (_, value) => json::dismantle(value),
+        }
+    }
+    parts
+}
+
+/// A tool of another shape, rebuilt in the target's envelope (§9.4 field order); `tool` is consumed.
 fn build(
-    tool: &Value,
+    tool: Value,
     shape: Shape,
     p: &mut Pending,
     envelope: Envelope,
     strict: Option<bool>,
 ) -> Value {
-    let mut m = Map::new();
-    let name = field(tool, shape, "name").cloned().unwrap_or(Value::Null);
-    let description = field(tool, shape, "description").cloned();
+    let mut m = Map::with_capacity(5);
+    let Parts {
+        name,
+        description,
+        cache_control,
+    } = parts(tool, shape);
     let schema = p.schema.take();
     match envelope {
         Envelope::Chat => {
-            let mut f = Map::new();
+            let mut f = Map::with_capacity(4);
             f.insert("name".to_owned(), name);
             if let Some(d) = description {
                 f.insert("description".to_owned(), d);
@@ -723,8 +843,8 @@ fn build(
             if let Some(s) = strict {
                 m.insert("strict".to_owned(), Value::Bool(s));
             }
-            if let Some(c) = tool.get("cache_control") {
-                m.insert("cache_control".to_owned(), c.clone());
+            if let Some(c) = cache_control {
+                m.insert("cache_control".to_owned(), c);
             }
         }
         _ => {
@@ -740,15 +860,20 @@ fn build(
     Value::Object(m)
 }
 
-/// A function declaration built from a tool of another shape (§9.4).
-fn declaration(tool: &Value, shape: Shape, p: &mut Pending, envelope: Envelope) -> Value {
-    let mut m = Map::new();
-    m.insert(
-        "name".to_owned(),
-        field(tool, shape, "name").cloned().unwrap_or(Value::Null),
-    );
-    if let Some(d) = field(tool, shape, "description") {
-        m.insert("description".to_owned(), d.clone());
+/// A function declaration built from a tool of another shape (§9.4); `tool` is consumed.
+fn declaration(tool: Value, shape: Shape, p: &mut Pending, envelope: Envelope) -> Value {
+    let mut m = Map::with_capacity(3);
+    let Parts {
+        name,
+        description,
+        cache_control,
+    } = parts(tool, shape);
+    if let Some(c) = cache_control {
+        json::dismantle(c);
+    }
+    m.insert("name".to_owned(), name);
+    if let Some(d) = description {
+        m.insert("description".to_owned(), d);
     }
     if let Some(schema) = p.schema.take()
         && let Some(s) = declaration_parameters(schema, envelope)

@@ -63,6 +63,21 @@ impl Pass for Upgrade {
                 }
             }
             Stage::Forms => {
+                // Every form upgraded here has one of these keys; one pass over the keys spares most nodes the
+                // hashed lookups.
+                let candidate = map.keys().any(|key| {
+                    matches!(
+                        key.as_str(),
+                        "items"
+                            | "additionalItems"
+                            | "dependencies"
+                            | "exclusiveMinimum"
+                            | "exclusiveMaximum"
+                    )
+                });
+                if !candidate {
+                    return Ok(Flow::Continue);
+                }
                 if self.upgrades.tuples {
                     tuples(map, cx);
                 }

@@ -77,8 +77,10 @@ fn prefixed(outer: &str, inner: &str) -> String {
 
 /// The pointer of `tokens` under `/tools/<index>`.
 pub(crate) fn schema_pointer(index: usize, tokens: &[&str]) -> String {
-    let mut p = String::from("/tools");
-    push_token(&mut p, &index.to_string());
+    use std::fmt::Write as _;
+    let mut p = String::with_capacity(48);
+    // An index is digits only, so it needs no escaping.
+    let _ = write!(p, "/tools/{index}");
     for t in tokens {
         push_token(&mut p, t);
     }

@@ -32,8 +32,9 @@ impl Pass for Literals {
                     .saturating_add(json::compact_len(value));
             }
         }
-        let pointer = cx.pointer().to_owned();
-        cx.meter().charge_literal(bytes, &pointer)?;
+        if bytes > 0 {
+            cx.charge_literal(bytes)?;
+        }
         Ok(Flow::Continue)
     }
 }
