@@ -1,5 +1,6 @@
 //! Converting a raw MCP tool into the canonical chat tool of contract §8.2.
 
+use llmshim_core::json;
 use serde_json::{Map, Value};
 
 use crate::tool::{DESCRIPTION, INPUT_SCHEMA, NAME, TITLE};
@@ -57,6 +58,55 @@ pub fn to_chat_tool(tool: &Value) -> Value {
     chat.insert("function".to_owned(), Value::Object(function));
     if let Some(cache_control) = field(CACHE_CONTROL) {
         chat.insert(CACHE_CONTROL.to_owned(), cache_control.clone());
+    }
+    Value::Object(chat)
+}
+
+/// [`to_chat_tool`] for a tool the caller gives up: the values are moved instead of copied, and the dropped fields are
+/// freed without recursion (they may nest arbitrarily deep).
+///
+/// ```
+/// use llmshim_mcp::{into_chat_tool, to_chat_tool};
+/// use serde_json::json;
+///
+/// let tool = json!({"name": "ping", "title": "Ping", "inputSchema": {"type": "object"}, "annotations": {}});
+/// assert_eq!(into_chat_tool(tool.clone()), to_chat_tool(&tool));
+/// ```
+pub fn into_chat_tool(tool: Value) -> Value {
+    let Value::Object(source) = tool else {
+        json::dismantle(tool);
+        return to_chat_tool(&Value::Null);
+    };
+    let (mut name, mut description, mut title, mut schema, mut cache_control) =
+        (None, None, None, None, None);
+    for (key, value) in source {
+        match key.as_str() {
+            NAME => name = Some(value),
+            DESCRIPTION => description = Some(value),
+            TITLE => title = Some(value),
+            INPUT_SCHEMA => schema = Some(value),
+            CACHE_CONTROL => cache_control = Some(value),
+            _ => json::dismantle(value),
+        }
+    }
+    let mut function = Map::with_capacity(3);
+    function.insert(NAME.to_owned(), name.unwrap_or(Value::Null));
+    match (description, title) {
+        (Some(description), title) => {
+            function.insert(DESCRIPTION.to_owned(), description);
+            title.map(json::dismantle);
+        }
+        (None, Some(title)) => {
+            function.insert(DESCRIPTION.to_owned(), title);
+        }
+        (None, None) => {}
+    }
+    function.insert("parameters".to_owned(), schema.unwrap_or(Value::Null));
+    let mut chat = Map::with_capacity(3);
+    chat.insert("type".to_owned(), Value::String("function".to_owned()));
+    chat.insert("function".to_owned(), Value::Object(function));
+    if let Some(cache_control) = cache_control {
+        chat.insert(CACHE_CONTROL.to_owned(), cache_control);
     }
     Value::Object(chat)
 }

@@ -60,7 +60,7 @@ mod error;
 mod normalize;
 mod tool;
 
-pub use chat::to_chat_tool;
+pub use chat::{into_chat_tool, to_chat_tool};
 pub use error::Error;
 pub use normalize::normalize_tool;
 pub use tool::{Tool, is_mcp_tool};

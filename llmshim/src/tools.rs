@@ -285,7 +285,7 @@ impl Normalizer {
                 continue;
             }
             let normalization = self.normalize_mcp_tool_with(options, tool);
-            *tool = llmshim_mcp::to_chat_tool(tool);
+            *tool = llmshim_mcp::into_chat_tool(std::mem::take(tool));
             *changed = true;
             out.push((index, normalization));
         }

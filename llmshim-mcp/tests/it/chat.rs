@@ -1,14 +1,17 @@
-//! Tests of `to_chat_tool`, contract §8.2: the canonical chat tool built from a raw MCP tool.
+//! Tests of `to_chat_tool` and `into_chat_tool`, contract §8.2: the canonical chat tool built from a raw MCP tool.
 
 use llmshim_core::Normalization;
-use llmshim_mcp::{normalize_tool, to_chat_tool};
+use llmshim_mcp::{into_chat_tool, normalize_tool, to_chat_tool};
 use serde_json::{Value, json};
 
 use crate::support::{fallback, untouched};
 
 /// The compact text of the chat tool built from `tool`, so that key order is compared too.
+/// The copying and the moving conversion must agree byte for byte.
 fn chat_text(tool: &Value) -> String {
-    to_chat_tool(tool).to_string()
+    let text = to_chat_tool(tool).to_string();
+    assert_eq!(into_chat_tool(tool.clone()).to_string(), text, "{tool}");
+    text
 }
 
 #[test]

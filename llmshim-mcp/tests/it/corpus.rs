@@ -1,7 +1,7 @@
 //! Tests over the real MCP tool corpus `mcp-tools/*.json`: every tool is recognized, read and converted.
 
 use llmshim_benches::testdata::{mcp_tool_files, read_json, require};
-use llmshim_mcp::{Tool, is_mcp_tool, normalize_tool, to_chat_tool};
+use llmshim_mcp::{Tool, into_chat_tool, is_mcp_tool, normalize_tool, to_chat_tool};
 use serde_json::{Map, Value, json};
 
 use crate::support::{bypass, fallback, untouched};
@@ -30,6 +30,12 @@ fn check_tool(tool: &Value, label: &str, counts: &mut Counts) {
     counts.with_annotations += usize::from(view.annotations.is_some());
 
     let chat = to_chat_tool(tool);
+    // The moving variant builds the same bytes.
+    assert_eq!(
+        into_chat_tool(tool.clone()).to_string(),
+        chat.to_string(),
+        "{label}"
+    );
     assert_eq!(chat["type"], "function", "{label}");
     let function = chat["function"]
         .as_object()
