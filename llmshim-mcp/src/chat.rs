@@ -94,7 +94,9 @@ pub fn into_chat_tool(tool: Value) -> Value {
     match (description, title) {
         (Some(description), title) => {
             function.insert(DESCRIPTION.to_owned(), description);
-            title.map(json::dismantle);
+            if let Some(title) = title {
+                json::dismantle(title);
+            }
         }
         (None, Some(title)) => {
             function.insert(DESCRIPTION.to_owned(), title);

@@ -790,6 +790,16 @@ fn parts(tool: Value, shape: Shape) -> Parts {
     parts
 }
 
+/// A map holding `name`, then `description` when there is one, with room for `more` further keys.
+fn named(name: Value, description: Option<Value>, more: usize) -> Map<String, Value> {
+    let mut m = Map::with_capacity(2 + more);
+    m.insert("name".to_owned(), name);
+    if let Some(d) = description {
+        m.insert("description".to_owned(), d);
+    }
+    m
+}
+
 /// A tool of another shape, rebuilt in the target's envelope (§9.4 field order); `tool` is consumed.
 fn build(
     tool: Value,
@@ -798,71 +808,66 @@ fn build(
     envelope: Envelope,
     strict: Option<bool>,
 ) -> Value {
-    let mut m = Map::with_capacity(5);
     let Parts {
         name,
         description,
-        cache_control,
+        mut cache_control,
     } = parts(tool, shape);
     let schema = p.schema.take();
-    match envelope {
+    let m = match envelope {
         Envelope::Chat => {
-            let mut f = Map::with_capacity(4);
-            f.insert("name".to_owned(), name);
-            if let Some(d) = description {
-                f.insert("description".to_owned(), d);
-            }
+            let mut f = named(name, description, 2);
             if let Some(s) = schema {
                 f.insert("parameters".to_owned(), s);
             }
             if let Some(s) = strict {
                 f.insert("strict".to_owned(), Value::Bool(s));
             }
+            let mut m = Map::with_capacity(2);
             m.insert("type".to_owned(), Value::String("function".to_owned()));
             m.insert("function".to_owned(), Value::Object(f));
+            m
         }
         Envelope::Flat => {
+            let mut m = Map::with_capacity(5);
             m.insert("type".to_owned(), Value::String("function".to_owned()));
-            m.insert("name".to_owned(), name);
-            if let Some(d) = description {
-                m.insert("description".to_owned(), d);
-            }
+            m.extend(named(name, description, 0));
             if let Some(s) = schema {
                 m.insert("parameters".to_owned(), s);
             }
             m.insert("strict".to_owned(), Value::Bool(strict.unwrap_or(false)));
+            m
         }
         Envelope::Anthropic => {
-            m.insert("name".to_owned(), name);
-            if let Some(d) = description {
-                m.insert("description".to_owned(), d);
-            }
+            let mut m = named(name, description, 3);
             if let Some(s) = schema {
                 m.insert("input_schema".to_owned(), s);
             }
             if let Some(s) = strict {
                 m.insert("strict".to_owned(), Value::Bool(s));
             }
-            if let Some(c) = cache_control {
+            // Only an Anthropic tool carries a prompt-cache marker over.
+            if let Some(c) = cache_control.take() {
                 m.insert("cache_control".to_owned(), c);
             }
+            m
         }
         _ => {
-            m.insert("name".to_owned(), name);
-            if let Some(d) = description {
-                m.insert("description".to_owned(), d);
-            }
+            let mut m = named(name, description, 1);
             if let Some(s) = schema {
                 m.insert("inputSchema".to_owned(), s);
             }
+            m
         }
+    };
+    if let Some(c) = cache_control {
+        json::dismantle(c);
     }
     Value::Object(m)
 }
 
 /// A function declaration built from a tool of another shape (§9.4); `tool` is consumed.
 fn declaration(tool: Value, shape: Shape, p: &mut Pending, envelope: Envelope) -> Value {
-    let mut m = Map::with_capacity(3);
     let Parts {
         name,
         description,
@@ -871,10 +876,7 @@ fn declaration(tool: Value, shape: Shape, p: &mut Pending, envelope: Envelope) -
     if let Some(c) = cache_control {
         json::dismantle(c);
     }
-    m.insert("name".to_owned(), name);
-    if let Some(d) = description {
-        m.insert("description".to_owned(), d);
-    }
+    let mut m = named(name, description, 1);
     if let Some(schema) = p.schema.take()
         && let Some(s) = declaration_parameters(schema, envelope)
     {

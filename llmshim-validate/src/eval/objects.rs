@@ -169,34 +169,18 @@ impl Run<'_> {
         let Value::Object(map) = instance else {
             return true;
         };
-        let mut valid = true;
-        let path = Path::key(sp, "additionalProperties");
-        for (key, value) in map {
-            if known
+        let tables = self.tables;
+        let covered = |key: &str| {
+            known
                 .properties
-                .is_some_and(|t| self.tables.position(t, key).is_some())
+                .is_some_and(|t| tables.position(t, key).is_some())
                 || known
                     .patterns
                     .iter()
                     .any(|(p, _)| p.is_match(key).unwrap_or(true))
-            {
-                continue;
-            }
-            if is_false {
-                self.error(ip, Some(&path), None, || {
-                    format!("property {} is not allowed", quote(key))
-                });
-                valid = false;
-            } else {
-                let ic = Path::key(ip, key);
-                if !self.node(node, value, Some(&ic), Some(&path), None) {
-                    valid = false;
-                }
-            }
-            if !valid && self.fail_fast() {
-                return false;
-            }
-        }
+        };
+        let rest = map.iter().filter(|(key, _)| !covered(key));
+        let valid = self.rest_members(node, is_false, "additionalProperties", rest, ip, sp);
         if let Some(evaluated) = evaluated {
             evaluated.all_properties = true;
         }
@@ -215,20 +199,38 @@ impl Run<'_> {
         let Value::Object(map) = instance else {
             return true;
         };
-        let mut valid = true;
-        let path = Path::key(sp, "unevaluatedProperties");
         let seen = evaluated.as_deref();
-        for (key, value) in map {
-            if seen.is_some_and(|e| e.has_property(key)) {
-                continue;
-            }
+        let rest = map
+            .iter()
+            .filter(|(key, _)| !seen.is_some_and(|e| e.has_property(key)));
+        let valid = self.rest_members(node, is_false, "unevaluatedProperties", rest, ip, sp);
+        if let Some(evaluated) = evaluated {
+            evaluated.all_properties = true;
+        }
+        valid
+    }
+
+    /// The members no sibling keyword covered, each checked against `node` (or refused when `is_false`) under the
+    /// keyword `key`; `additionalProperties` and `unevaluatedProperties` differ only in what counts as covered.
+    fn rest_members<'v>(
+        &mut self,
+        node: NodeId,
+        is_false: bool,
+        key: &str,
+        rest: impl Iterator<Item = (&'v String, &'v Value)>,
+        ip: Option<&Path<'_>>,
+        sp: Option<&Path<'_>>,
+    ) -> bool {
+        let mut valid = true;
+        let path = Path::key(sp, key);
+        for (name, value) in rest {
             if is_false {
                 self.error(ip, Some(&path), None, || {
-                    format!("property {} is not allowed", quote(key))
+                    format!("property {} is not allowed", quote(name))
                 });
                 valid = false;
             } else {
-                let ic = Path::key(ip, key);
+                let ic = Path::key(ip, name);
                 if !self.node(node, value, Some(&ic), Some(&path), None) {
                     valid = false;
                 }
@@ -236,9 +238,6 @@ impl Run<'_> {
             if !valid && self.fail_fast() {
                 return false;
             }
-        }
-        if let Some(evaluated) = evaluated {
-            evaluated.all_properties = true;
         }
         valid
     }
