@@ -1,8 +1,9 @@
 //! The published transform benchmark (contract §12): native tool translation at several tool counts, cached and
 //! uncached, against a same-run baseline of parsing and serializing the same request; and the real MCP corpus.
 
+mod support;
+
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::sync::Arc;
@@ -141,16 +142,9 @@ fn write_counts(requests: &[Value]) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = support::config();
     targets = transform, corpus
 }
 criterion_main!(benches);

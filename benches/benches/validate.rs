@@ -7,9 +7,10 @@
 //! reference, mostly) is left out of the workload for both. One `validate` iteration runs `is_valid` on every
 //! instance of the workload; one `compile` iteration compiles every schema of the workload.
 
+mod support;
+
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use llmshim_benches::{testdata, workload};
@@ -220,16 +221,9 @@ fn benches(c: &mut Criterion) {
     validate(c, &workloads);
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20)
-}
-
 criterion_group! {
     name = validate_benches;
-    config = config();
+    config = support::config();
     targets = benches
 }
 criterion_main!(validate_benches);

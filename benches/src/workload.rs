@@ -2,6 +2,8 @@
 //!
 //! [`transform_request`] builds the synthetic transform request for one tool count, and
 //! [`mcp_corpus`] builds the real-corpus requests from the shared MCP tool files.
+//! [`input_schemas`] takes the tool schemas out of such a request, and [`generated_schemas`] reads
+//! the schemas that schema generators (pydantic, zod) produced, for the stage benches.
 //! [`valid_instance`] makes one plausible argument object for a tool schema, for benches and tests
 //! that need a valid instance without hand-writing one.
 
@@ -63,6 +65,57 @@ pub fn mcp_corpus() -> Option<Vec<(String, Value)>> {
         })
         .collect();
     Some(corpus)
+}
+
+/// Returns the `inputSchema` of every tool in the `tools` array of an [`mcp_corpus`] request, in order.
+///
+/// A tool without an `inputSchema` contributes nothing.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let request = json!({"tools": [
+///     {"name": "a", "inputSchema": {"type": "object"}},
+///     {"name": "b"},
+///     {"name": "c", "inputSchema": {"type": "object", "properties": {}}}
+/// ]});
+/// let schemas = llmshim_benches::workload::input_schemas(&request);
+/// assert_eq!(schemas, [json!({"type": "object"}), json!({"type": "object", "properties": {}})]);
+/// ```
+pub fn input_schemas(request: &Value) -> Vec<Value> {
+    request
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool.get("inputSchema").cloned())
+        .collect()
+}
+
+/// Returns the schemas of `generated/<generator>.json` (its `schemas` object, such as the 30 pydantic models of
+/// `generated/pydantic.json`), named by their keys in file order, or `None` when the test data is absent.
+///
+/// # Panics
+///
+/// Panics with the file name when the file cannot be read or has no `schemas` object, since the test data is then
+/// corrupt.
+pub fn generated_schemas(generator: &str) -> Option<Vec<(String, Value)>> {
+    let path = testdata::root()?
+        .join("generated")
+        .join(format!("{generator}.json"));
+    let file = testdata::read_json(&path).unwrap_or_else(|err| panic!("corrupt test data: {err}"));
+    let Some(Value::Object(schemas)) = file.get("schemas") else {
+        panic!(
+            "corrupt test data: {} has no `schemas` object",
+            path.display()
+        );
+    };
+    Some(
+        schemas
+            .iter()
+            .map(|(name, schema)| (name.clone(), schema.clone()))
+            .collect(),
+    )
 }
 
 /// Returns one deterministic instance that is meant to be valid against a simple tool schema.
@@ -605,6 +658,27 @@ mod tests {
                 .map(Vec::len),
             Some(1024)
         );
+    }
+
+    #[test]
+    fn generated_schemas_are_named_objects() {
+        let Some(_) = testdata::require("generated_schemas_are_named_objects") else {
+            return;
+        };
+        let schemas = workload::generated_schemas("pydantic").expect("the data is present");
+        assert_eq!(schemas.len(), 30);
+        assert!(
+            schemas
+                .iter()
+                .all(|(name, schema)| !name.is_empty() && schema.is_object())
+        );
+        let corpus = workload::mcp_corpus().expect("the data is present");
+        let (_, github) = corpus
+            .iter()
+            .find(|(stem, _)| stem == "github-mcp-server")
+            .expect("the GitHub MCP server is in the corpus");
+        let tools = github["tools"].as_array().map_or(0, Vec::len);
+        assert_eq!(workload::input_schemas(github).len(), tools);
     }
 
     #[test]

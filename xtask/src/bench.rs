@@ -1,5 +1,5 @@
-//! `cargo xtask bench`: runs the criterion benches (`tools` and `validate`) and writes the README's results from
-//! their output.
+//! `cargo xtask bench`: runs the criterion benches (`tools`, `validate` and the stage benches `resolve`, `targets`,
+//! `strict`, `cache` and `pipeline`) and writes the README's results from their output.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -27,6 +27,39 @@ const VALIDATE_WORKLOADS: [(&str, &str); 2] = [
     ),
 ];
 
+/// The stage benches (their group ids start with the stage), with the README description of what one pass is.
+const STAGES: [(&str, &str); 5] = [
+    (
+        "resolve",
+        "`llmshim-resolve` on the SchemaStore and pydantic-generated schemas that dereference with \
+         default options: `dereference` of every schema (clones made outside the timed region), and `Registry::new`, \
+         the pre-pass normalization runs before its walk",
+    ),
+    (
+        "targets",
+        "the target acceptance check `llmshim::schema::check_with` per target over a server's tool input schemas \
+         already normalized for that target (no public function runs the target passes outside the one walk); the \
+         baseline is over the original schemas",
+    ),
+    (
+        "strict",
+        "uncached `normalize_with` for OpenAI Chat and Anthropic with strict off and on over the same schemas (the \
+         difference is the cost of strict, demotions included), and `llmshim_strict::fits`, the OpenAI strict \
+         limits, on the Chat results that came out strict",
+    ),
+    (
+        "cache",
+        "`llmshim-cache` over every MCP tool `inputSchema` with an `Options` key: a hit on an exact no-op entry, a \
+         hit on a changed entry (which clones the stored output), a miss on an empty memo, and `Fingerprint::new` \
+         alone",
+    ),
+    (
+        "pipeline",
+        "uncached `normalize_with` (strict off) of every tool `inputSchema` of one MCP server per target: every stage \
+         after the memo, inputs cloned outside the timed region",
+    ),
+];
+
 /// One measured benchmark: its full id and mean time in nanoseconds.
 struct Measured {
     id: String,
@@ -44,8 +77,11 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
         "tools",
         "--bench",
         "validate",
-        "--",
     ]);
+    for (stage, _) in STAGES {
+        command.args(["--bench", stage]);
+    }
+    command.arg("--");
     command.args(criterion_args);
     let status = command
         .status()
@@ -231,6 +267,7 @@ fn render(
         }
     }
     render_validation(&mut s, measured, validate_counts);
+    render_stages(&mut s, measured);
     let _ = writeln!(s, "{END}");
     s
 }
@@ -286,6 +323,80 @@ fn render_validation(s: &mut String, measured: &[Measured], counts: Option<&Valu
             count("instances"),
             count("llmshim_valid")
         );
+    }
+}
+
+/// A stage bench's full id (`<stage>/<operation>/<id>`) taken apart; the id's last segment names the workload.
+#[derive(Debug, PartialEq, Eq)]
+struct StageId<'a> {
+    stage: &'a str,
+    operation: &'a str,
+    id: &'a str,
+    workload: &'a str,
+}
+
+impl StageId<'_> {
+    /// The full id of the same-run baseline this measurement is compared with.
+    fn baseline(&self) -> String {
+        format!("baseline/serde_roundtrip/{}/{}", self.stage, self.workload)
+    }
+}
+
+/// Takes apart a full criterion id of one of the [`STAGES`] benches; `None` for any other id.
+fn stage_id(full: &str) -> Option<StageId<'_>> {
+    let (stage, rest) = full.split_once('/')?;
+    let (operation, id) = rest.split_once('/')?;
+    let workload = id.rsplit('/').next()?;
+    let known = STAGES.iter().any(|(s, _)| *s == stage);
+    (known && !operation.is_empty() && !workload.is_empty()).then_some(StageId {
+        stage,
+        operation,
+        id,
+        workload,
+    })
+}
+
+/// The stage table: every measured stage bench id, in stage order and then by id, with its mean µs per pass and
+/// its ratio to the same-run baseline of its bench.
+fn render_stages(s: &mut String, measured: &[Measured]) {
+    let mut rows: Vec<(usize, StageId<'_>, f64)> = measured
+        .iter()
+        .filter_map(|m| {
+            let id = stage_id(&m.id)?;
+            let order = STAGES.iter().position(|(stage, _)| *stage == id.stage)?;
+            Some((order, id, m.mean_ns))
+        })
+        .collect();
+    rows.sort_by(|a, b| (a.0, a.1.operation, a.1.id).cmp(&(b.0, b.1.operation, b.1.id)));
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Stages (`benches/benches/{{resolve,targets,strict,cache,pipeline}}.rs`, each through its crate's public \
+         API): mean µs per pass over the workload, and the ratio to the same-run baseline of the same bench, \
+         `serde_json` parse plus serialize of the text of the workload's input schemas, one by one."
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| stage | operation | bench id | mean µs | baseline µs | / baseline |"
+    );
+    let _ = writeln!(s, "|---|---|---|---:|---:|---:|");
+    for (_, id, mean_ns) in &rows {
+        let base = mean(measured, &id.baseline());
+        let _ = writeln!(
+            s,
+            "| {} | {} | `{}` | {} | {} | {} |",
+            id.stage,
+            id.operation,
+            id.id,
+            fmt_us(Some(*mean_ns)),
+            fmt_us(base),
+            ratio(Some(*mean_ns), base)
+        );
+    }
+    let _ = writeln!(s);
+    for (stage, description) in STAGES {
+        let _ = writeln!(s, "- {stage}: {description}.");
     }
 }
 
@@ -350,4 +461,136 @@ fn machine(root: &Path) -> String {
         run("rustc", &["--version"]),
         run("date", &["-u", "+%Y-%m-%d"])
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::PathBuf;
+
+    use super::{END, Measured, START, StageId, collect, render, render_stages, splice, stage_id};
+
+    fn measured(id: &str, mean_ns: f64) -> Measured {
+        Measured {
+            id: id.to_owned(),
+            mean_ns,
+        }
+    }
+
+    #[test]
+    fn stage_ids_name_stage_operation_id_and_workload() {
+        assert_eq!(
+            stage_id("pipeline/normalize_with/anthropic/github-mcp-server"),
+            Some(StageId {
+                stage: "pipeline",
+                operation: "normalize_with",
+                id: "anthropic/github-mcp-server",
+                workload: "github-mcp-server",
+            })
+        );
+        let strict = stage_id("strict/normalize_with/chat/strict/pydantic").expect("a stage id");
+        assert_eq!(
+            (strict.id, strict.workload),
+            ("chat/strict/pydantic", "pydantic")
+        );
+        assert_eq!(
+            strict.baseline(),
+            "baseline/serde_roundtrip/strict/pydantic"
+        );
+        let fits = stage_id("strict/fits/pydantic").expect("a stage id");
+        assert_eq!(
+            (fits.operation, fits.id, fits.workload),
+            ("fits", "pydantic", "pydantic")
+        );
+        assert_eq!(
+            stage_id("cache/lookup/hit-unchanged/mcp-tools").map(|id| id.baseline()),
+            Some("baseline/serde_roundtrip/cache/mcp-tools".to_owned())
+        );
+        // The other benches' ids, the baselines themselves and malformed ids are not stage rows.
+        for other in [
+            "tools/normalize_native_tools/anthropic/cached/5",
+            "corpus/chat/plain/cached",
+            "validate/compile/schemastore/llmshim",
+            "baseline/serde_roundtrip/pipeline/github-mcp-server",
+            "baseline/serde_roundtrip/5",
+            "pipeline/normalize_with",
+            "pipeline//x",
+            "pipeline/normalize_with/",
+            "pipeline",
+        ] {
+            assert_eq!(stage_id(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_stage_table_orders_rows_and_divides_by_the_same_run_baseline() {
+        let measured = [
+            measured("pipeline/normalize_with/chat/small", 9_000.0),
+            measured("pipeline/normalize_with/anthropic/small", 6_000.0),
+            measured("baseline/serde_roundtrip/pipeline/small", 3_000.0),
+            measured("resolve/dereference/schemastore", 1_500_000.0),
+            measured("cache/lookup/miss/mcp-tools", 2_500.0),
+            measured("tools/normalize_native_tools/anthropic/cached/5", 1.0),
+        ];
+        let mut s = String::new();
+        render_stages(&mut s, &measured);
+        let rows: Vec<&str> = s.lines().filter(|l| l.starts_with("| ")).collect();
+        assert_eq!(
+            rows,
+            [
+                "| stage | operation | bench id | mean µs | baseline µs | / baseline |",
+                "| resolve | dereference | `schemastore` | 1500.0 | — | — |",
+                "| cache | lookup | `miss/mcp-tools` | 2.5 | — | — |",
+                "| pipeline | normalize_with | `anthropic/small` | 6.0 | 3.0 | 2.00 |",
+                "| pipeline | normalize_with | `chat/small` | 9.0 | 3.0 | 3.00 |",
+            ]
+        );
+        assert!(s.contains("- pipeline: uncached `normalize_with`"), "{s}");
+    }
+
+    #[test]
+    fn the_stage_table_follows_the_existing_tables_inside_the_markers() {
+        let measured = [measured("cache/fingerprint/mcp-tools", 1_000.0)];
+        let section = render(&measured, None, None, "Machine: test.");
+        let validation = section
+            .find("Local validation")
+            .expect("the validation table");
+        let stages = section.find("Stages (").expect("the stage table");
+        assert!(
+            section
+                .find("Transform workload")
+                .expect("the transform table")
+                < validation
+        );
+        assert!(validation < stages);
+        assert!(section.starts_with(START) && section.trim_end().ends_with(END));
+        let readme = format!("# Title\n\n{START}\nold\n{END}\n\nAfter.\n");
+        let spliced = splice(&readme, &section).expect("markers present");
+        assert!(spliced.contains("| cache | fingerprint | `mcp-tools` | 1.0 | — | — |"));
+        assert!(spliced.ends_with(&format!("{END}\n\nAfter.\n")));
+    }
+
+    #[test]
+    fn criterion_results_are_read_from_new_folders() {
+        let dir: PathBuf = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
+        let new = dir.join("pipeline_normalize_with/anthropic_github-mcp-server/new");
+        let old = dir.join("pipeline_normalize_with/anthropic_github-mcp-server/base");
+        fs::create_dir_all(&new).expect("a temporary folder");
+        fs::create_dir_all(&old).expect("a temporary folder");
+        let bench = r#"{"full_id": "pipeline/normalize_with/anthropic/github-mcp-server"}"#;
+        let estimates = r#"{"mean": {"point_estimate": 1234.5}}"#;
+        for d in [&new, &old] {
+            fs::write(d.join("benchmark.json"), bench).expect("writable");
+            fs::write(d.join("estimates.json"), estimates).expect("writable");
+        }
+        let found = collect(&dir);
+        let _ = fs::remove_dir_all(&dir);
+        let found = found.expect("one result");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].id,
+            "pipeline/normalize_with/anthropic/github-mcp-server"
+        );
+        assert!((found[0].mean_ns - 1234.5).abs() < f64::EPSILON);
+    }
 }

@@ -4,11 +4,13 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;
+mod bless;
 mod ci;
 mod layers;
 mod metadata;
 mod ranks;
 mod reliability;
+mod suite;
 mod tidy;
 
 use std::env;
@@ -21,9 +23,13 @@ usage: cargo xtask <verb>
 verbs:
   bench    run the criterion benches and write the README's results table
            (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
+  bless    run the tests with UPDATE_EXPECT=1, rewriting the blessable cases in */tests/cases/
+           (never the hand-written tests/golden/), then list the case files that changed
   ci       run every gate in order: fmt check, clippy, tests, docs, layers, tidy
   layers   check crate dependencies against the rank table in ARCHITECTURE.md
   reliability  run each adversarial input in its own process and write RELIABILITY.md
+  suite    run the conformance and corpus tests with test data required and print their
+           pass and expected-failure counts per draft and per target
   tidy     check module headers, manifests, test attributes and trailing whitespace
   help     print this message";
 
@@ -51,11 +57,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let outcome = match verb.as_str() {
+        "bless" => metadata::workspace_root().and_then(|root| bless::run(&root)),
         "ci" => metadata::workspace_root().and_then(|root| ci::run(&root)),
         "layers" => metadata::workspace_root()
             .and_then(|root| layers::run(&root))
             .map(exit_code),
         "reliability" => metadata::workspace_root().and_then(|root| reliability::run(&root)),
+        "suite" => metadata::workspace_root().and_then(|root| suite::run(&root)),
         "tidy" => metadata::workspace_root()
             .and_then(|root| tidy::run(&root))
             .map(exit_code),
@@ -63,7 +71,6 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(0)
         }
-        // Later verbs (suite, bless) get their own arms here when they exist.
         other => {
             eprintln!("error: unknown verb `{other}`\n\n{USAGE}");
             Ok(2)

@@ -17,7 +17,7 @@ struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// How many allocations and reallocations the process has made so far.
-pub fn allocations() -> usize {
+pub(crate) fn allocations() -> usize {
     ALLOCATIONS.load(Ordering::SeqCst)
 }
 

@@ -55,7 +55,7 @@ fn every_schemastore_schema_dereferences_or_fails_typed() {
     }
     for (outcome, names) in &outcomes {
         eprintln!(
-            "schemastore dereference: {outcome}: {} ({})",
+            "suite: schemastore dereference: {outcome}: {} ({})",
             names.len(),
             names.join(", ")
         );

@@ -104,7 +104,7 @@ fn run_suite(draft: &str, files: &[&str], op: Op, xfail: XFail) {
         }
     }
     match run.check(&format!("{label} {draft}"), xfail) {
-        Ok(summary) => eprintln!("{summary}"),
+        Ok(summary) => eprintln!("suite: {summary}"),
         Err(report) => panic!("{report}"),
     }
 }

@@ -221,7 +221,7 @@ fn verdicts_agree_with_upstream_labels() {
     );
     match run.check("schemastore", EXPECTED_DIFFERENCES) {
         Ok(summary) => eprintln!(
-            "{summary}; {} schemas ({external_instances} instances) need external documents",
+            "suite: {summary}; {} schemas ({external_instances} instances) need external documents",
             external.len()
         ),
         Err(report) => panic!("{report}"),

@@ -105,7 +105,7 @@ fn run_draft(folder: &str, draft: Option<Draft>, xfail: XFail) {
     }
     let summary = run.check(folder, xfail);
     match summary {
-        Ok(summary) => eprintln!("{summary}"),
+        Ok(summary) => eprintln!("suite: {summary}"),
         Err(report) => {
             for note in &notes {
                 eprintln!("{note}");
@@ -156,6 +156,6 @@ fn suite_instances_as_schemas_never_panic() {
             }
         }
     }
-    eprintln!("suite instances as schemas: {compiled} compiled, {refused} refused");
+    eprintln!("suite: suite instances as schemas: {compiled} compiled, {refused} refused");
     assert!(compiled > 100 && refused > 100);
 }

@@ -584,7 +584,7 @@ fn eight_threads_of_mixed_hits_and_misses_return_uncached_results() {
     });
     let stats = m.stats();
     eprintln!(
-        "memo, 8 threads x {per_thread}: {} hits, {} misses, {} inserts, {} evictions",
+        "suite: memo, 8 threads x {per_thread}: {} hits, {} misses, {} inserts, {} evictions",
         stats.hits, stats.misses, stats.inserts, stats.evictions
     );
     assert_eq!(stats.hits + stats.misses, 8 * per_thread);

@@ -427,7 +427,7 @@ fn every_vercel_google_fixture_is_equal_or_the_contract_answer() {
         problems.extend(judge(at, case, class));
     }
     eprintln!(
-        "vercel google fixtures: {} cases: {} equal ({} in another key order by design), {} differ with the \
+        "suite: vercel google fixtures: {} cases: {} equal ({} in another key order by design), {} differ with the \
          contract's answer, {} toThrow mapped to a fallback, {} toBeUndefined mapped to an omitted `parameters`, \
          0 bugs",
         cases.len(),

@@ -347,7 +347,9 @@ fn strict_corpus_is_strict_or_demoted_only_where_listed() {
         }
     }
     for (target, [ok, demoted, fallback]) in &counts {
-        eprintln!("strict corpus on {target}: {ok} strict, {demoted} demoted, {fallback} fallback");
+        eprintln!(
+            "suite: strict corpus on {target}: {ok} strict, {demoted} demoted, {fallback} fallback"
+        );
     }
     if let Err(report) = strict.check("strict corpus", list) {
         problems.push(report);

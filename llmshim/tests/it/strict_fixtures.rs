@@ -954,7 +954,7 @@ fn strict_fixtures_pass_the_strict_check_and_every_difference_is_classified() {
     }
 
     eprintln!(
-        "strict fixtures: {} pairs, {} (a) equal after inlining, {} (b) by design, {} (c) bugs",
+        "suite: strict fixtures: {} pairs, {} (a) equal after inlining, {} (b) by design, {} (c) bugs",
         fixtures.len(),
         counts[0],
         counts[1],

@@ -587,7 +587,7 @@ fn every_corpus_tool_translates_for_every_target() {
             let config = format!("{target}{}", if strict { "+strict" } else { "" });
             let (run, counts, outputs) = run_config(&corpus, target, strict, &mut problems);
             eprintln!(
-                "tools corpus {config}: {} servers, {} tools, {} fallbacks, {} strict demotions, {} budget \
+                "suite: tools corpus {config}: {} servers, {} tools, {} fallbacks, {} strict demotions, {} budget \
                  demotions, {} sent strict, {} parameters omitted, {} meta-schema checks",
                 counts.servers,
                 counts.tools,
@@ -763,7 +763,7 @@ fn one_broken_tool_leaves_the_other_forty_nine_byte_identical() {
         }
     }
     eprintln!(
-        "tools corpus: {compared} tools compared with their reference translation beside a broken one"
+        "suite: tools corpus: {compared} tools compared with their reference translation beside a broken one"
     );
     assert_eq!(compared, 6 * 2 * broken_tools().len() * 49);
 }
