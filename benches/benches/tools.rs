@@ -62,6 +62,18 @@ fn transform(c: &mut Criterion) {
             });
         });
     }
+    // The part of every transform iteration that is not translation: cloning the prepared request (and dropping the
+    // clone), which the contract puts inside the timed region.
+    for n in workload::TOOL_COUNTS {
+        let request = workload::transform_request(n);
+        baseline.bench_with_input(
+            BenchmarkId::new("request_clone", n),
+            &request,
+            |b, request| {
+                b.iter(|| black_box(request.clone()));
+            },
+        );
+    }
     baseline.finish();
 }
 

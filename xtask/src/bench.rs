@@ -206,9 +206,9 @@ fn render(
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "| tools | uncached | cached | baseline (serde parse + serialize) | cached / baseline | uncached / cached |"
+        "| tools | uncached | cached | request clone | baseline (serde parse + serialize) | cached / baseline | uncached / baseline | uncached / cached | clone / baseline |"
     );
-    let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in COUNTS {
         let unc = mean(
             measured,
@@ -219,14 +219,18 @@ fn render(
             &format!("tools/normalize_native_tools/anthropic/cached/{n}"),
         );
         let base = mean(measured, &format!("baseline/serde_roundtrip/{n}"));
+        let clone = mean(measured, &format!("baseline/request_clone/{n}"));
         let _ = writeln!(
             s,
-            "| {n} | {} | {} | {} | {} | {} |",
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
             fmt_us(unc),
             fmt_us(cac),
+            fmt_us(clone),
             fmt_us(base),
             ratio(cac, base),
-            ratio(unc, cac)
+            ratio(unc, base),
+            ratio(unc, cac),
+            ratio(clone, base)
         );
     }
     let _ = writeln!(s);
