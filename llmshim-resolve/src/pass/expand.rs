@@ -4,6 +4,7 @@ use std::cell::RefCell;
 
 use hashbrown::{HashMap, HashSet};
 use llmshim_core::json;
+use llmshim_core::keyword::SNAKE_CASE;
 use llmshim_core::walk::{Flow, NodeCtx, Pass, Rewalk};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason};
 use serde_json::{Map, Value};
@@ -140,6 +141,28 @@ impl Pass for Expand<'_, '_> {
             json::remove(t, "$id");
             if target.draft.uses_plain_id() && matches!(t.get("id"), Some(Value::String(_))) {
                 json::remove(t, "id");
+            }
+            // Siblings win: a target key a sibling replaces never reaches the result, so when both share a base
+            // the target is walked with the sibling's value in that place already. Otherwise the walk could fail,
+            // or demote strict, on content the merge throws away, or shape the root by keys it will not have.
+            // `description` stays the target's, so that the fragments its walk lifts can follow the sibling's text.
+            if *target.base == **cx.base() {
+                for (key, value) in map.iter() {
+                    if matches!(key.as_str(), "$ref" | "$id" | "description") {
+                        continue;
+                    }
+                    // The siblings are already in camel case; the target may still spell the key in snake case,
+                    // which its walk renames (and which wins over a camel-case spelling there).
+                    let snake = SNAKE_CASE
+                        .iter()
+                        .find(|(_, camel)| *camel == key.as_str())
+                        .map(|(snake, _)| *snake);
+                    for spelling in std::iter::once(key.as_str()).chain(snake) {
+                        if let Some(slot) = t.get_mut(spelling) {
+                            *slot = value.clone();
+                        }
+                    }
+                }
             }
         }
         let before = walked

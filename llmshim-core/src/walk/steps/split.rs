@@ -11,7 +11,8 @@ use crate::walk::{Flow, NodeCtx, Pass, Rewalk};
 ///
 /// Under strict every type name makes a branch and the wrapper keeps the description. Outside strict (the rule
 /// set's `split_type_arrays`), `"null"` makes no branch; every branch gets the description and, when `"null"` was
-/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`.
+/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`. The root of a `$ref` target
+/// ([`NodeCtx::intermediate`]) is left to the walk of the node merged from it and its siblings.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitTypeArray {
     outside_strict: bool,
@@ -31,7 +32,9 @@ impl Pass for SplitTypeArray {
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
         let strict = cx.settings().strict;
-        if !(strict || self.outside_strict) {
+        // An intermediate root (a `$ref` target before its siblings are merged over it) is split by the walk of the
+        // merged node, so that the branches are pruned from its final keys, siblings included.
+        if !(strict || self.outside_strict) || cx.intermediate() {
             return Ok(Flow::Continue);
         }
         let Some(map) = node.as_object_mut() else {
