@@ -12,9 +12,7 @@
 
 mod support;
 
-use std::hint::black_box;
-
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
 
 fn pipeline(c: &mut Criterion) {
@@ -26,18 +24,8 @@ fn pipeline(c: &mut Criterion) {
     for target in Target::BUILTIN {
         let options = Options::for_target(target);
         for (server, schemas) in &servers {
-            group.bench_function(format!("{target}/{server}"), |b| {
-                b.iter_batched(
-                    || schemas.clone(),
-                    |mut batch| {
-                        for schema in &mut batch {
-                            black_box(normalizer.normalize_with(&options, schema));
-                        }
-                        batch
-                    },
-                    BatchSize::LargeInput,
-                );
-            });
+            let id = format!("{target}/{server}");
+            support::normalize_each(&mut group, id, &normalizer, &options, schemas);
         }
     }
     group.finish();

@@ -17,7 +17,7 @@ mod support;
 
 use std::hint::black_box;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
 use llmshim_benches::{testdata, workload};
 use llmshim_core::rules::OpenAiLimits;
@@ -60,18 +60,8 @@ fn strict(c: &mut Criterion) {
         for (mode, on) in [("plain", false), ("strict", true)] {
             let options = Options::for_target(target).with_strict(on);
             for (name, schemas) in &workloads {
-                group.bench_function(format!("{target}/{mode}/{name}"), |b| {
-                    b.iter_batched(
-                        || schemas.clone(),
-                        |mut batch| {
-                            for schema in &mut batch {
-                                black_box(normalizer.normalize_with(&options, schema));
-                            }
-                            batch
-                        },
-                        BatchSize::LargeInput,
-                    );
-                });
+                let id = format!("{target}/{mode}/{name}");
+                support::normalize_each(&mut group, id, &normalizer, &options, schemas);
             }
         }
     }

@@ -7,7 +7,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::Criterion;
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion};
+use llmshim::schema::{Normalizer, Options};
 use llmshim_benches::{testdata, workload};
 use serde_json::Value;
 
@@ -75,4 +77,31 @@ pub(crate) fn servers(bench: &str) -> Option<Vec<(&'static str, Vec<Value>)>> {
         })
         .collect();
     Some(servers)
+}
+
+/// Adds `id` to `group`: `normalize_with` of every schema of `schemas` with `options`, each iteration on fresh copies
+/// made outside the timed region, since normalization rewrites them.
+#[allow(
+    dead_code,
+    reason = "not every bench target that includes this module normalizes schema lists"
+)]
+pub(crate) fn normalize_each(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: String,
+    normalizer: &Normalizer,
+    options: &Options,
+    schemas: &[Value],
+) {
+    group.bench_function(id, |b| {
+        b.iter_batched(
+            || schemas.to_vec(),
+            |mut batch| {
+                for schema in &mut batch {
+                    black_box(normalizer.normalize_with(options, schema));
+                }
+                batch
+            },
+            BatchSize::LargeInput,
+        );
+    });
 }
