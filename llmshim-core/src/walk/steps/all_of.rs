@@ -32,7 +32,9 @@ impl Pass for MergeAllOf {
             return Ok(Flow::Continue);
         };
         let mut entry = entries.pop().unwrap_or(Value::Null);
-        cx.rewalk(&mut entry, &Rewalk::here())?;
+        // The entry's keys are merged into this node, whose own visit goes on from here (type inference, the split,
+        // closing), so the entry's root is an intermediate result: those steps run once, on the merged keys.
+        cx.rewalk(&mut entry, &Rewalk::here().with_intermediate(true))?;
         let Value::Object(entry) = entry else {
             return Err(cx.fail(
                 FallbackKind::InvalidSchema,

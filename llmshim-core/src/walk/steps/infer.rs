@@ -31,7 +31,9 @@ impl Pass for InferType {
         if matches!(map.get("enum"), Some(Value::Array(values)) if values.is_empty()) {
             return Err(cx.fail(FallbackKind::InvalidSchema, "enum must not be empty"));
         }
-        if map.contains_key("type") || !cx.position().instance {
+        // An intermediate root (a `$ref` target or a one-entry `allOf` entry) gets its type, if any, once its keys
+        // are merged with the others.
+        if map.contains_key("type") || !cx.position().instance || cx.intermediate() {
             return Ok(Flow::Continue);
         }
         let strict = cx.settings().strict;
