@@ -46,7 +46,8 @@ pub struct Options {
     pub max_instance_depth: usize,
     /// The most subschema applications one validation may make (default 10,000,000).
     ///
-    /// Every time a subschema that applies other subschemas is entered counts once. A schema that reaches the
+    /// Every time a subschema that applies other subschemas is entered counts once (a subschema with `unevaluated*`
+    /// keywords, which the boolean walk hands to the full walk, counts twice). A schema that reaches the
     /// same subschema along exponentially many paths (`anyOf` of two references to a definition that is itself
     /// such an `anyOf`, forty levels deep) would otherwise run for days; with the budget, validation stops and
     /// the instance is invalid with the single error `validation exceeded its work budget of <n> subschema
