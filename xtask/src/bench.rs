@@ -4,11 +4,10 @@
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-use crate::metadata;
+use crate::{host, metadata};
 
 /// The README markers between which the results are written.
 const START: &str = "<!-- bench:start -->";
@@ -432,23 +431,8 @@ fn splice(readme: &str, section: &str) -> Result<String, String> {
 
 /// The machine, OS, toolchain, crate version and date the numbers come from.
 fn machine(root: &Path) -> String {
-    let run = |cmd: &str, args: &[&str]| {
-        Command::new(cmd)
-            .args(args)
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-            .unwrap_or_default()
-    };
-    let cpu = fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
-        })
-        .unwrap_or_default();
-    let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
+    let cpu = host::cpu_model().unwrap_or_default();
+    let cores = host::cores();
     let version = fs::read_to_string(root.join("Cargo.toml"))
         .ok()
         .and_then(|t| {
@@ -461,9 +445,9 @@ fn machine(root: &Path) -> String {
         .unwrap_or_default();
     format!(
         "Machine: {cpu}, {cores} cores; {}; {}; llmshim {version}; {}.",
-        run("uname", &["-sr"]),
-        run("rustc", &["--version"]),
-        run("date", &["-u", "+%Y-%m-%d"])
+        host::output("uname", &["-sr"]),
+        host::output("rustc", &["--version"]),
+        host::output("date", &["-u", "+%Y-%m-%d"])
     )
 }
 

@@ -6,6 +6,7 @@
 mod bench;
 mod bless;
 mod ci;
+mod host;
 mod layers;
 mod metadata;
 mod ranks;

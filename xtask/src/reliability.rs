@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::metadata;
+use crate::{host, metadata};
 
 /// How long one case may run before it is killed and reported as a timeout.
 const CASE_LIMIT: Duration = Duration::from_secs(60);
@@ -357,23 +357,7 @@ fn render(rows: &[Row], machine: &str, date: &str) -> String {
 
 /// The machine, OS and toolchain the numbers come from, as one sentence.
 fn machine() -> String {
-    let run = |cmd: &str, args: &[&str]| {
-        Command::new(cmd)
-            .args(args)
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-            .unwrap_or_default()
-    };
-    let cpu = fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cpu = host::cpu_model().unwrap_or_else(|| "unknown CPU".to_owned());
     let memory = fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| {
@@ -386,12 +370,12 @@ fn machine() -> String {
             || "unknown memory".to_owned(),
             |kib| format!("{} GiB RAM", kib >> 20),
         );
-    let cores = thread::available_parallelism().map_or(0, std::num::NonZero::get);
+    let cores = host::cores();
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
     format!(
         "Machine: {cpu}, {cores} cores, {memory}; {}; {}.",
-        run("uname", &["-srm"]),
-        run(&rustc, &["--version"])
+        host::output("uname", &["-srm"]),
+        host::output(&rustc, &["--version"])
     )
 }
 
