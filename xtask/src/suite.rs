@@ -57,7 +57,7 @@ const SOURCES: &[Source] = &[
         expect: &["schemastore dereference"],
     },
     Source {
-        package: "llmshim",
+        package: "llmshim-schema",
         module: "strict_corpus",
         expect: &[
             "strict corpus on chat",
@@ -66,7 +66,7 @@ const SOURCES: &[Source] = &[
         ],
     },
     Source {
-        package: "llmshim",
+        package: "llmshim-schema",
         module: "tools_corpus",
         expect: &[
             "tools corpus chat",
@@ -85,17 +85,17 @@ const SOURCES: &[Source] = &[
         ],
     },
     Source {
-        package: "llmshim",
+        package: "llmshim-schema",
         module: "sdk_google",
         expect: &["vercel google fixtures"],
     },
     Source {
-        package: "llmshim",
+        package: "llmshim-schema",
         module: "strict_fixtures",
         expect: &["strict fixtures"],
     },
     Source {
-        package: "llmshim",
+        package: "llmshim-schema",
         module: "memo",
         expect: &["memo, 8 threads x 10000"],
     },
@@ -386,7 +386,7 @@ not a suite: line
             [
                 "test",
                 "-p",
-                "llmshim",
+                "llmshim-schema",
                 "--test",
                 "it",
                 "memo::",
