@@ -276,6 +276,8 @@ mod tests {
                     kind: *kind,
                 })
                 .collect(),
+            publish: true,
+            rust_version: None,
         }
     }
 

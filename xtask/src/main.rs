@@ -10,6 +10,7 @@ mod host;
 mod layers;
 mod metadata;
 mod ranks;
+mod release;
 mod reliability;
 mod suite;
 mod tidy;
@@ -26,8 +27,10 @@ verbs:
            (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
   bless    run the tests with UPDATE_EXPECT=1, rewriting the blessable cases in */tests/cases/
            (never the hand-written tests/golden/), then list the case files that changed
-  ci       run every gate in order: fmt check, clippy, tests, docs, layers, tidy
+  ci       run every gate in order: fmt check, clippy, tests, layers, tidy, release
   layers   check crate dependencies against the rank table in ARCHITECTURE.md
+  release  check the declared rust-version against this toolchain and the licence files, then
+           package every publishable crate (verified in rank order) and build the docs with -D warnings
   reliability  run each adversarial input in its own process and write RELIABILITY.md
   suite    run the conformance and corpus tests with test data required and print their
            pass and expected-failure counts per draft and per target
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         "layers" => metadata::workspace_root()
             .and_then(|root| layers::run(&root))
             .map(exit_code),
+        "release" => metadata::workspace_root().and_then(|root| release::run(&root)),
         "reliability" => metadata::workspace_root().and_then(|root| reliability::run(&root)),
         "suite" => metadata::workspace_root().and_then(|root| suite::run(&root)),
         "tidy" => metadata::workspace_root()

@@ -47,6 +47,10 @@ pub(crate) struct Package {
     pub(crate) manifest_path: PathBuf,
     /// Every dependency the manifest declares, in manifest order.
     pub(crate) dependencies: Vec<Dependency>,
+    /// Whether the package may be published to crates.io (`publish` absent, or a list naming it).
+    pub(crate) publish: bool,
+    /// The declared minimum Rust version, when there is one.
+    pub(crate) rust_version: Option<String>,
 }
 
 /// Returns the workspace root, which is the parent of the xtask package's folder.
@@ -103,10 +107,28 @@ fn parse_package(package: &Value) -> Result<Package, String> {
         .iter()
         .map(|dep| parse_dependency(dep, &name))
         .collect::<Result<_, _>>()?;
+    // Cargo prints `null` for "any registry" and a list of registry names otherwise; `publish = false` is `[]`.
+    let publish = match package.get("publish") {
+        None | Some(Value::Null) => true,
+        Some(Value::Array(registries)) => {
+            registries.iter().any(|r| r.as_str() == Some("crates-io"))
+        }
+        Some(other) => {
+            return Err(format!(
+                "package {name} has an unknown `publish` value {other}"
+            ));
+        }
+    };
+    let rust_version = package
+        .get("rust_version")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     Ok(Package {
         name,
         manifest_path,
         dependencies,
+        publish,
+        rust_version,
     })
 }
 
@@ -145,6 +167,8 @@ mod tests {
             "packages": [{
                 "name": "demo",
                 "manifest_path": "/ws/demo/Cargo.toml",
+                "publish": [],
+                "rust_version": "1.95",
                 "dependencies": [
                     {"name": "serde_json", "kind": null, "rename": null},
                     {"name": "cc", "kind": "build"},
@@ -159,6 +183,8 @@ mod tests {
         let demo = &packages[0];
         assert_eq!(demo.name, "demo");
         assert_eq!(demo.manifest_path.to_str(), Some("/ws/demo/Cargo.toml"));
+        assert!(!demo.publish);
+        assert_eq!(demo.rust_version.as_deref(), Some("1.95"));
         let dep = |name: &str, kind| Dependency {
             name: name.to_owned(),
             kind,

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::{host, metadata};
 
 /// How long one case may run before it is killed and reported as a timeout.
-const CASE_LIMIT: Duration = Duration::from_secs(60);
+const CASE_LIMIT: Duration = Duration::from_mins(1);
 
 /// How often a running case is polled for its exit.
 const POLL: Duration = Duration::from_millis(20);
