@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use llmshim::cache::{Limits, Memo};
-use llmshim::schema::{Env, EnvFlags, FallbackKind, Normalizer, Options, Target, check_with};
+use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target, check_with};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
@@ -57,22 +57,8 @@ fuzz_target!(|data: &[u8]| {
         let mut again = out.clone();
         let again_report =
             uncached.normalize_with(&options.clone().with_diagnostics(true), &mut again);
-        // One known bug is tolerated in exactly its signature, as the XFAIL list of
-        // llmshim/tests/it/invariants.rs describes it (`strict-shaped-ref-target`): a root `$ref` with a sibling
-        // `properties`, demoted from strict (`strict_unsupported` or `boolean_schema`), kept strict by a second pass.
-        let shaped_ref_target = input.get("$ref").is_some()
-            && input.get("properties").is_some()
-            && report.fallback_reason.as_ref().is_some_and(|r| {
-                matches!(
-                    r.kind,
-                    FallbackKind::StrictUnsupported | FallbackKind::BooleanSchema
-                )
-            })
-            && !report.strict
-            && !report.used_fallback
-            && again_report.strict;
         assert!(
-            !again_report.changed || shaped_ref_target,
+            !again_report.changed,
             "normalizing {out} again changed it: {again_report:?}"
         );
     }

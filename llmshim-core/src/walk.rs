@@ -197,6 +197,11 @@ pub struct Rewalk {
     /// again (a `$ref` target before its siblings are copied over it). Passes see it through
     /// [`NodeCtx::intermediate`] and may leave to the second walk what depends on the root's final keys.
     pub intermediate: bool,
+    /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) whose values the merge
+    /// replaces, so the intermediate root does not walk them (their walked value would be thrown away).
+    pub skip_children: u32,
+    /// The pointer the subtree is located at; the current node's when `None`.
+    pub pointer: Option<String>,
 }
 
 impl Rewalk {
@@ -207,6 +212,8 @@ impl Rewalk {
             position: None,
             strict: None,
             intermediate: false,
+            skip_children: 0,
+            pointer: None,
         }
     }
 
@@ -237,6 +244,25 @@ impl Rewalk {
         self.intermediate = intermediate;
         self
     }
+
+    /// Leaves the intermediate root's children under `keys` unwalked (see [`Rewalk::skip_children`]); names that
+    /// are not child keywords are ignored.
+    #[must_use]
+    pub fn with_skipped_children<'k>(mut self, keys: impl IntoIterator<Item = &'k str>) -> Self {
+        for key in keys {
+            if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
+                self.skip_children |= 1 << place;
+            }
+        }
+        self
+    }
+
+    /// Locates the subtree at `pointer` instead of the current node's pointer.
+    #[must_use]
+    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
 }
 
 struct Shared {
@@ -244,8 +270,9 @@ struct Shared {
     meter: Meter,
     changes: Vec<Change>,
     pointer: String,
-    /// The depth of the intermediate root being walked, if any (see [`Rewalk::intermediate`]).
-    intermediate: Option<usize>,
+    /// The depth of the intermediate root being walked, if any, with the child keywords it leaves unwalked (see
+    /// [`Rewalk::intermediate`]).
+    intermediate: Option<(usize, u32)>,
 }
 
 /// What a pass sees of the walk at one visit: location, flags, settings, the lift queue and the change log.
@@ -376,6 +403,19 @@ impl NodeCtx<'_> {
         }
     }
 
+    /// A mark of what the walk has recorded so far, to undo with [`NodeCtx::rollback`] when a tried rewrite is given
+    /// up (budget charges are never undone).
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            changes: self.shared.changes.len(),
+        }
+    }
+
+    /// Forgets what was recorded after `mark` was taken.
+    pub fn rollback(&mut self, mark: Checkpoint) {
+        self.shared.changes.truncate(mark.changes);
+    }
+
     /// Walks `value` again as a subtree of this node, at depth + 1, located at this node's pointer.
     ///
     /// # Errors
@@ -389,9 +429,15 @@ impl NodeCtx<'_> {
             self.shared.settings.strict = strict;
         }
         let saved_intermediate = self.shared.intermediate;
-        if how.intermediate || self.intermediate() {
-            self.shared.intermediate = Some(self.depth + 1);
+        if how.intermediate {
+            self.shared.intermediate = Some((self.depth + 1, how.skip_children));
+        } else if let Some((_, skip)) = self.shared.intermediate.filter(|(d, _)| *d == self.depth) {
+            self.shared.intermediate = Some((self.depth + 1, skip));
         }
+        let saved_pointer = how
+            .pointer
+            .as_ref()
+            .map(|p| std::mem::replace(&mut self.shared.pointer, p.clone()));
         let result = visit(
             self.shared,
             self.passes,
@@ -400,6 +446,9 @@ impl NodeCtx<'_> {
             base,
             position,
         );
+        if let Some(pointer) = saved_pointer {
+            self.shared.pointer = pointer;
+        }
         self.shared.settings.strict = saved;
         self.shared.intermediate = saved_intermediate;
         result
@@ -408,8 +457,24 @@ impl NodeCtx<'_> {
     /// Whether this visit is the root of an intermediate re-walk ([`Rewalk::intermediate`]), or of a re-walk made
     /// from such a visit (the same node walked again, still to be merged).
     pub fn intermediate(&self) -> bool {
-        self.shared.intermediate == Some(self.depth)
+        self.shared
+            .intermediate
+            .is_some_and(|(d, _)| d == self.depth)
     }
+
+    /// The child keywords this intermediate root leaves unwalked (a bit per place in [`Keyword::WALK_ORDER`]).
+    fn skipped_children(&self) -> u32 {
+        match self.shared.intermediate {
+            Some((d, skip)) if d == self.depth => skip,
+            _ => 0,
+        }
+    }
+}
+
+/// A mark taken by [`NodeCtx::checkpoint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    changes: usize,
 }
 
 /// The outcome of a successful walk.
@@ -596,6 +661,7 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
             .map_or(0, |place| 1u32 << place)
     };
     let has_prefix_items = present & bit(Keyword::PrefixItems) != 0;
+    present &= !cx.skipped_children();
     for (place, keyword) in Keyword::WALK_ORDER.into_iter().enumerate() {
         if present & (1 << place) == 0 {
             continue;

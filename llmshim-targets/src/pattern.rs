@@ -73,6 +73,37 @@ pub fn strip_lookarounds(pattern: &str) -> Result<String, PatternError> {
     Ok(out)
 }
 
+/// Whether `pattern` holds a lookahead or lookbehind group outside a character class.
+///
+/// ```
+/// use llmshim_targets::pattern::has_lookaround;
+///
+/// assert!(has_lookaround("^(?!tmp)[a-z]+$"));
+/// assert!(has_lookaround(r"(?<=\$)\d+"));
+/// assert!(!has_lookaround("^[(?=)]x$"));
+/// assert!(!has_lookaround(r"\(?=x"));
+/// assert!(!has_lookaround("(?<name>a)"));
+/// ```
+pub fn has_lookaround(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                i += 2;
+                continue;
+            }
+            ']' if in_class => in_class = false,
+            '[' if !in_class => in_class = true,
+            '(' if !in_class && lookaround_at(&chars, i).is_some() => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether OpenAI's pattern engine accepts `pattern`: none of the constructs (a) to (i) of contract §4.3.8 appears.
 ///
 /// ```

@@ -877,12 +877,23 @@ fn declaration(tool: Value, shape: Shape, p: &mut Pending, envelope: Envelope) -
         json::dismantle(c);
     }
     let mut m = named(name, description, 1);
-    if let Some(schema) = p.schema.take()
-        && let Some(s) = declaration_parameters(schema, envelope)
-    {
+    if let Some(s) = p.schema.take().map_or_else(
+        || absent_parameters(envelope),
+        |schema| declaration_parameters(schema, envelope),
+    ) {
         m.insert("parameters".to_owned(), s);
     }
     Value::Object(m)
+}
+
+/// What a declaration without any schema member gets: Code Assist sends `{"type":"object"}`, as for an empty
+/// schema (a Claude model behind it needs an input schema); Google sends nothing.
+fn absent_parameters(envelope: Envelope) -> Option<Value> {
+    (envelope == Envelope::CodeAssist).then(|| {
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String("object".to_owned()));
+        Value::Object(m)
+    })
 }
 
 /// The empty-object rule: Google omits such parameters, Code Assist sends `{"type":"object"}`.
@@ -893,11 +904,7 @@ fn declaration_parameters(schema: Value, envelope: Envelope) -> Option<Value> {
             .and_then(Value::as_object)
             .is_none_or(Map::is_empty);
     match (empty, envelope) {
-        (true, Envelope::CodeAssist) => {
-            let mut m = Map::new();
-            m.insert("type".to_owned(), Value::String("object".to_owned()));
-            Some(Value::Object(m))
-        }
+        (true, Envelope::CodeAssist) => absent_parameters(envelope),
         (true, _) => None,
         (false, _) => Some(schema),
     }
@@ -922,6 +929,10 @@ fn edit_declaration(entry: &mut Value, p: &mut Pending, envelope: Envelope) -> b
             Some(s) => changed |= put(decl, "parameters", s),
             None => changed |= take(decl, "parameters"),
         }
+    } else if !decl.contains_key("parametersJsonSchema")
+        && let Some(s) = absent_parameters(envelope)
+    {
+        changed |= put(decl, "parameters", s);
     }
     changed
 }

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use hashbrown::{HashMap, HashSet};
 use llmshim_core::json;
-use llmshim_core::keyword::SNAKE_CASE;
+use llmshim_core::keyword::{KeywordClass, SNAKE_CASE, class_of};
 use llmshim_core::walk::{Flow, NodeCtx, Pass, Rewalk};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason};
 use serde_json::{Map, Value};
@@ -142,25 +142,34 @@ impl Pass for Expand<'_, '_> {
             if target.draft.uses_plain_id() && matches!(t.get("id"), Some(Value::String(_))) {
                 json::remove(t, "id");
             }
-            // Siblings win: a target key a sibling replaces never reaches the result, so when both share a base
-            // the target is walked with the sibling's value in that place already. Otherwise the walk could fail,
-            // or demote strict, on content the merge throws away, or shape the root by keys it will not have.
-            // `description` stays the target's, so that the fragments its walk lifts can follow the sibling's text.
-            if *target.base == **cx.base() {
-                for (key, value) in map.iter() {
-                    if matches!(key.as_str(), "$ref" | "$id" | "description") {
-                        continue;
-                    }
-                    // The siblings are already in camel case; the target may still spell the key in snake case,
-                    // which its walk renames (and which wins over a camel-case spelling there).
-                    let snake = SNAKE_CASE
-                        .iter()
-                        .find(|(_, camel)| *camel == key.as_str())
-                        .map(|(snake, _)| *snake);
-                    for spelling in std::iter::once(key.as_str()).chain(snake) {
-                        if let Some(slot) = t.get_mut(spelling) {
-                            *slot = value.clone();
-                        }
+            // Siblings win: a target key a sibling replaces never reaches the result, so the target is walked with
+            // the sibling's value in that place already. Otherwise the walk could fail, or demote strict, on content
+            // the merge throws away, or shape the root by keys it will not have. A schema-valued sibling is put in
+            // place only when target and sibling share a base (its references must resolve against the sibling's
+            // base), and the target's root leaves every sibling's child keyword unwalked either way: the merged
+            // node walks the sibling's value. `description` stays the target's, so that the fragments its walk lifts
+            // can follow the sibling's text.
+            let same_base = *target.base == **cx.base();
+            for (key, value) in map.iter() {
+                if matches!(key.as_str(), "$ref" | "$id" | "description") {
+                    continue;
+                }
+                // `dependencies` and `additionalItems` hold schemas until the upgrades (W9, W10) turn them into
+                // children.
+                let literal = matches!(class_of(key), KeywordClass::Literal)
+                    && !matches!(key.as_str(), "dependencies" | "additionalItems");
+                if !same_base && !literal {
+                    continue;
+                }
+                // The siblings are already in camel case; the target may still spell the key in snake case, which
+                // its walk renames (and which wins over a camel-case spelling there).
+                let snake = SNAKE_CASE
+                    .iter()
+                    .find(|(_, camel)| *camel == key.as_str())
+                    .map(|(snake, _)| *snake);
+                for spelling in std::iter::once(key.as_str()).chain(snake) {
+                    if let Some(slot) = t.get_mut(spelling) {
+                        *slot = value.clone();
                     }
                 }
             }
@@ -201,9 +210,16 @@ impl Expand<'_, '_> {
     ) -> Result<Value, FallbackReason> {
         // The target's root is merged with the siblings below and walked again, so passes may leave to that second
         // walk what depends on the root's final keys (strict closing reads the final `properties`).
+        let replaced = node
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "$ref" | "$id"))
+            .map(String::as_str);
         cx.rewalk(
             walked,
-            &Rewalk::here().with_base(base).with_intermediate(true),
+            &Rewalk::here()
+                .with_base(base)
+                .with_intermediate(true)
+                .with_skipped_children(replaced),
         )?;
         let siblings = node
             .iter()

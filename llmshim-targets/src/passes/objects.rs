@@ -5,7 +5,8 @@ use llmshim_core::walk::{NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet};
 use serde_json::{Map, Value};
 
-/// W26: with `empty_properties: Add`, appends `properties: {}` to every `type: "object"` node without it.
+/// W26: with `empty_properties: Add`, appends `properties: {}` to every node without it whose `type` is `"object"`
+/// or an array containing `"object"`.
 #[derive(Clone, Copy, Debug)]
 pub struct EmptyPropertiesAdd<'r> {
     rules: &'r RuleSet,
@@ -28,7 +29,7 @@ impl Pass for EmptyPropertiesAdd<'_> {
             return Ok(());
         }
         if let Some(map) = node.as_object_mut()
-            && map.get("type").and_then(Value::as_str) == Some("object")
+            && is_object_type(map.get("type"))
             && !map.contains_key("properties")
         {
             map.insert("properties".to_owned(), Value::Object(Map::new()));
@@ -39,5 +40,14 @@ impl Pass for EmptyPropertiesAdd<'_> {
             );
         }
         Ok(())
+    }
+}
+
+/// Whether `type` is `"object"` or an array naming it.
+fn is_object_type(ty: Option<&Value>) -> bool {
+    match ty {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(names)) => names.iter().any(|n| n.as_str() == Some("object")),
+        _ => false,
     }
 }

@@ -4,10 +4,12 @@ use llmshim_core::walk::{Flow, NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
-use crate::pattern::{openai_accepts, strip_lookarounds};
+use crate::pattern::{has_lookaround, openai_accepts, strip_lookarounds};
 
-/// W20: with `strip_lookarounds`, cleans `pattern` and queues the original; with the rule set's OpenAI dialect
-/// check, lifts a pattern (or `patternProperties` entries) that OpenAI's engine would reject.
+/// W20: with `strip_lookarounds`, cleans `pattern` and queues the original, and removes `patternProperties`
+/// entries whose key has a lookaround; with the rule set's OpenAI dialect check, lifts a pattern (or
+/// `patternProperties` entries) that OpenAI's engine would reject. Removed entries are lifted as one
+/// `patternProperties` fragment.
 #[derive(Clone, Copy, Debug)]
 pub struct Patterns<'r> {
     rules: &'r RuleSet,
@@ -62,12 +64,23 @@ impl Pass for Patterns<'_> {
                 );
             }
         }
-        if self.rules.openai_patterns
+        // `patternProperties` keys: a key with a lookaround is not rewritten under `strip_lookarounds` (that would
+        // change which names match) but removed, and a key the OpenAI engine rejects is removed; the removed
+        // entries are lifted together.
+        let strip = cx.settings().strip_lookarounds;
+        if (strip || self.rules.openai_patterns)
             && let Some(Value::Object(entries)) = map.get_mut("patternProperties")
         {
+            let mut lookaround = false;
             let offending: Vec<String> = entries
                 .keys()
-                .filter(|k| !openai_accepts(k))
+                .filter(|k| {
+                    if strip && has_lookaround(k) {
+                        lookaround = true;
+                        return true;
+                    }
+                    self.rules.openai_patterns && !openai_accepts(k)
+                })
                 .cloned()
                 .collect();
             if !offending.is_empty() {
@@ -80,11 +93,12 @@ impl Pass for Patterns<'_> {
                 if entries.is_empty() {
                     json::remove(map, "patternProperties");
                 }
-                cx.queue_lift(
-                    "patternProperties",
-                    Value::Object(removed),
-                    "openai.pattern-dialect",
-                );
+                let rule = if lookaround {
+                    "responses.lookaround"
+                } else {
+                    "openai.pattern-dialect"
+                };
+                cx.queue_lift("patternProperties", Value::Object(removed), rule);
             }
         }
         Ok(Flow::Continue)

@@ -41,7 +41,9 @@ impl Pass for GoogleTail<'_> {
                 late |= merge(map, combinator, cx)?;
             }
         }
-        if self.rules.filter_required {
+        // An intermediate root (a `$ref` target, an `allOf` entry) is merged with other keys before its node is
+        // finished: its `required` may name properties the merge brings in, so the filter waits for the merged node.
+        if self.rules.filter_required && !cx.intermediate() {
             filter_required(map, cx);
         }
         if self.rules.empty_properties == EmptyProperties::Remove

@@ -7,50 +7,20 @@
 //! patterns with lookarounds, and `default`, `enum`, `examples` and `const` values that look like schemas.
 //! Case counts are small by default (64) and raised through `PROPTEST_CASES`; failures are kept in
 //! `llmshim/proptest-regressions/invariants.txt`, which is committed.
-//! Violations found so far are fixed and kept as regression tests below, except those on [`XFAIL`], each with a test
-//! that fails once it is fixed; a shared memo is also exercised from several threads with mixed targets and options
-//! against the uncached results.
+//! Violations found so far are fixed and kept as regression tests below; a shared memo is also exercised from several
+//! threads with mixed targets and options against the uncached results.
 
 use std::sync::Arc;
 use std::thread;
 
 use llmshim::cache::{Limits, Memo};
-use llmshim::schema::{
-    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check_with,
-};
+use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target, check_with};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value, json};
 
 /// The definition names the generated `$ref`s point at; a generated schema defines some of them.
 const DEFINITIONS: [&str; 3] = ["Node", "Item", "Tag"];
-
-/// Known violations, each reproduced by a test of its own below, which fails once the bug is fixed; the property
-/// tolerates a violation only in its exact signature (see [`known_violation`]).
-const XFAIL: &[(&str, &str)] = &[(
-    "strict-shaped-ref-target",
-    "bug: a `$ref` target at the root is shaped (its `anyOf` branch merged into it, contract §4.3.3) and its \
-     children are walked before the referencing node's sibling `properties` replace the shaped ones, so under \
-     strict a property the merge throws away can fail (object closing, a boolean subschema); the first pass \
-     demotes, and the demoted output passes strict on a second pass: normalization is not idempotent",
-)];
-
-/// Whether a failed idempotence check is the known bug `strict-shaped-ref-target` in exactly its signature: the input
-/// is a root `$ref` with a sibling `properties`, the first pass demoted strict (`strict_unsupported` or
-/// `boolean_schema`), and the second pass kept strict.
-fn known_violation(input: &Value, first: &Normalization, again: &Normalization) -> bool {
-    let shape = input.get("$ref").is_some() && input.get("properties").is_some();
-    shape
-        && first.fallback_reason.as_ref().is_some_and(|reason| {
-            matches!(
-                reason.kind,
-                FallbackKind::StrictUnsupported | FallbackKind::BooleanSchema
-            )
-        })
-        && !first.strict
-        && !first.used_fallback
-        && again.strict
-}
 
 /// The literal keywords whose values are data, never schemas.
 const LITERALS: [&str; 4] = ["default", "enum", "examples", "const"];
@@ -517,10 +487,6 @@ fn check_one(input: &Value, target: Target, strict: bool) -> Result<(), TestCase
 
     // Idempotence: the output normalized again is unchanged, byte for byte.
     let (again, again_report) = run(&uncached(), &options.clone().with_diagnostics(true), &out);
-    if again_report.changed && known_violation(input, &report, &again_report) {
-        // The known bug `strict-shaped-ref-target` (see XFAIL), tolerated in exactly its signature.
-        return Ok(());
-    }
     prop_assert!(
         !again_report.changed,
         "{}: normalizing {} again changed it: {:?}",
@@ -696,31 +662,28 @@ fn a_one_entry_all_of_is_typed_after_its_keys_are_merged() {
     strict_fixed_point(STRICT_INFERENCE_IN_ENTRY, Target::Mcp);
 }
 
-/// The minimal reproduction of `strict-shaped-ref-target`, found by the property test, on OpenAI Chat with strict.
+/// A property-test finding, fixed: a root `$ref` target was shaped (its `anyOf` branch merged into it) and its
+/// children walked before the referencing node's sibling `properties` replaced the shaped ones, so under strict a
+/// property the merge throws away failed and the first pass demoted; a target's root now leaves unwalked every child
+/// keyword a sibling replaces.
 const STRICT_SHAPED_REF_TARGET: &str = r##"{"properties":{},"required":[],"$ref":"#/$defs/Node","$defs":{"Node":{"anyOf":[{"type":"object","properties":{"name":{"$ref":"#/$defs/Tag"}},"required":[]}]},"Tag":{"properties":{},"required":["not_declared"]}}}"##;
 
 #[test]
-fn strict_shaped_ref_target_still_fails() {
-    let (name, reason) = XFAIL[0];
-    let input: Value = serde_json::from_str(STRICT_SHAPED_REF_TARGET).expect("a JSON reproduction");
-    let options = Options::for_target(Target::OpenAiChat).with_strict(true);
-    let (out, report) = run(&uncached(), &options, &input);
-    let (again, again_report) = run(&uncached(), &options, &out);
-    assert!(
-        again != out && known_violation(&input, &report, &again_report),
-        "{name} is on XFAIL ({reason}) but is now idempotent: remove the entry, this test and the tolerance in \
-         check_one and in the normalize fuzz target"
-    );
+fn a_shaped_ref_target_does_not_walk_what_its_siblings_replace() {
+    strict_fixed_point(STRICT_SHAPED_REF_TARGET, Target::OpenAiChat);
 }
 
+/// The same in another resource: the target's own `properties`, which the sibling replaces, held an object that
+/// strict cannot close; the target is in another base, so the sibling's value cannot stand in its place.
+const STRICT_CROSS_RESOURCE_TARGET: &str = r#"{"$id":"https://ex.test/root.json","type":"object","properties":{"p":{"$ref":"other.json","properties":{}}},"$defs":{"o":{"$id":"other.json","type":"object","properties":{"bad":{"type":"object","required":["zz"]}}}}}"#;
+
 #[test]
-fn expected_failures_have_reasons() {
-    for (name, reason) in XFAIL {
-        assert!(
-            reason.starts_with("bug: "),
-            "{name}: a reason starts with `bug: `"
-        );
-    }
+fn a_target_in_another_resource_does_not_walk_what_its_siblings_replace() {
+    let out = strict_fixed_point(STRICT_CROSS_RESOURCE_TARGET, Target::OpenAiChat);
+    assert_eq!(
+        out["properties"]["p"]["anyOf"][0],
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+    );
 }
 
 #[test]

@@ -1237,7 +1237,9 @@ fn row_any_of_and_one_of_on_one_node() {
     );
 }
 
-/// Row "`allOf`": m1/keep, m1/keep, m1/keep, m1, cm, m1/keep.
+/// Row "`allOf`": m1/keep, m1/keep, m1/keep, m1, cm, m1/keep; amended: an `allOf` of plain object schemas is
+/// merged into its node on every target (`walk.merge-all-of`), and only one that does not qualify keeps the row's
+/// Part I outcome.
 #[test]
 fn row_all_of() {
     let input = json!({"type": "object", "properties": {
@@ -1245,39 +1247,45 @@ fn row_all_of() {
         "two": {"allOf": [
             {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
             {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}
-        ]}
+        ]},
+        "three": {"allOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}
     }});
-    let merged_one = json!({"type": "object", "properties": {
+    let two = json!({"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
+        "required": ["x", "y"]});
+    let merged = json!({"type": "object", "properties": {
         "one": {"type": "string", "minLength": 1},
-        "two": {"allOf": [
-            {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
-            {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}
-        ]}
+        "two": two,
+        "three": {"allOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}
     }});
-    let m1_changes: &[&str] = &["rewritten walk.merge-all-of /properties/one/allOf"];
+    let changes: &[&str] = &[
+        "rewritten walk.merge-all-of /properties/one/allOf",
+        "rewritten walk.merge-all-of /properties/two/allOf",
+    ];
     row(
         "allOf",
         &input,
         [
-            to(merged_one.clone(), m1_changes),
-            to(merged_one.clone(), m1_changes),
-            to(merged_one.clone(), m1_changes),
-            // Two entries stay, and Google forbids `allOf` (S7); the untyped node fails S5 first.
-            fallback(TargetUnsupported, "/properties/two"),
-            // CCA-3: `required` is the union in first-seen order for `allOf`.
+            to(merged.clone(), changes),
+            to(merged.clone(), changes),
+            to(merged.clone(), changes),
+            // The string entries stay, and Google forbids `allOf` (S7); the untyped node fails S5 first.
+            fallback(TargetUnsupported, "/properties/three"),
+            // CCA-3 merges what stays.
             to(
                 json!({"type": "object", "properties": {
                     "one": {"type": "string", "description": "(minLength: 1)"},
-                    "two": {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
-                            "required": ["x", "y"]}
+                    "two": two,
+                    "three": {"type": "string", "description": "(maxLength: 3)"}
                 }}),
                 &[
                     "lifted target.keyword /properties/one/minLength",
                     "rewritten walk.merge-all-of /properties/one/allOf",
-                    "rewritten cca.merge-combinator /properties/two/allOf",
+                    "rewritten walk.merge-all-of /properties/two/allOf",
+                    "lifted target.keyword /properties/three/allOf/1/maxLength",
+                    "rewritten cca.merge-combinator /properties/three/allOf",
                 ],
             ),
-            to(merged_one, m1_changes),
+            to(merged, changes),
         ],
     );
 }
@@ -1394,28 +1402,61 @@ fn row_root_combinator_enum_root_or_non_object_root() {
         ],
     );
 
-    // A root of two `allOf` entries: OAI-1(c) falls back; CCA merges it.
+    // A root of two `allOf` entries: OAI-1(c) fell back and CCA merged it; amended, plain object entries are merged
+    // into the root on every target.
     let all = json!({"allOf": [
         {"type": "object", "properties": {"a": {"type": "string"}}},
         {"type": "object", "properties": {"b": {"type": "string"}}}
     ]});
+    let all_merged = || {
+        to(
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            &["rewritten walk.merge-all-of /allOf"],
+        )
+    };
     row(
         "root allOf of two entries",
         &all,
         [
+            all_merged(),
+            all_merged(),
+            all_merged(),
+            all_merged(),
+            all_merged(),
+            all_merged(),
+        ],
+    );
+
+    // A root `allOf` whose entries are not plain objects still falls back where root shaping refuses it.
+    let mixed = json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "object", "not": {"required": ["a"]}}
+    ]});
+    let not_merged = || {
+        json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "description": "(not: {\"required\":[\"a\"]})"})
+    };
+    let not_merged_changes: &[&str] = &[
+        "lifted target.keyword /allOf/1/not",
+        "rewritten walk.merge-all-of /allOf",
+    ];
+    row(
+        "root allOf of entries that cannot be merged",
+        &mixed,
+        [
             root_fail(),
             root_fail(),
             root_fail(),
-            root_fail(),
+            // Google and CCA lift `not`, which leaves a plain object entry to merge.
+            to(not_merged(), not_merged_changes),
+            to(not_merged(), not_merged_changes),
             to(
-                json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
-                // Neither entry has `required`, so the merged (empty) union is removed again by the filter.
-                &[
-                    "rewritten cca.merge-combinator /allOf",
-                    "dropped google.filter-required /required",
-                ],
+                json!({"allOf": [
+                    {"type": "object", "properties": {"a": {"type": "string"}}},
+                    {"type": "object", "not": {"required": ["a"]}, "properties": {}}
+                ]}),
+                &["added walk.empty-properties /allOf/1/properties"],
             ),
-            keep(),
         ],
     );
 

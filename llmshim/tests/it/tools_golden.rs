@@ -977,6 +977,44 @@ fn code_assist_array_sends_an_object_type_for_empty_parameters() {
 }
 
 #[test]
+fn code_assist_gives_a_tool_without_a_schema_an_object_type() {
+    // A Claude model behind Code Assist needs an input schema, so a declaration without any schema member is sent
+    // with the same `{"type":"object"}` as an empty one; Google sends none, and a `parametersJsonSchema` is a
+    // schema member of its own.
+    let request = json!({"tools": [
+        {"type": "function", "function": {"name": "bare"}},
+        {"functionDeclarations": [
+            {"name": "decl"},
+            {"name": "json", "parametersJsonSchema": {"type": "object"}}
+        ]}
+    ]});
+    let (out, report) = translate(Target::CloudCodeAssist, false, &request);
+    exact(
+        &out,
+        &json!({"request": {"tools": [
+            {"functionDeclarations": [{"name": "bare", "parameters": {"type": "object"}}]},
+            {"functionDeclarations": [
+                {"name": "decl", "parameters": {"type": "object"}},
+                {"name": "json", "parametersJsonSchema": {"type": "object"}}
+            ]}
+        ]}}),
+    );
+    assert!(report.summary.changed);
+    assert!(!report.summary.used_fallback);
+    let (out, _) = translate(Target::Google, false, &request);
+    exact(
+        &out,
+        &json!({"tools": [
+            {"functionDeclarations": [{"name": "bare"}]},
+            {"functionDeclarations": [
+                {"name": "decl"},
+                {"name": "json", "parametersJsonSchema": {"type": "object"}}
+            ]}
+        ]}),
+    );
+}
+
+#[test]
 fn empty_object_parameters_other_than_the_fallback() {
     // An object with no `properties` at all, and one with `required` but empty `properties`, are empty objects.
     let request = json!({"tools": [

@@ -1,13 +1,30 @@
-//! Step W14: a single-entry `allOf` is merged into its node, the entry winning (contract §4.3.2).
+//! Step W14: an `allOf` merged into its node: a single entry always (the entry winning), several entries when each
+//! is a plain object schema (`walk.merge-all-of`).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::json;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass, Rewalk};
+use crate::walk::{Flow, NodeCtx, Pass, Position, Rewalk};
 
-/// W14: removes a one-entry `allOf`, walks the entry at depth + 1, and copies its keys into the node (replacing in
-/// place, appending new ones). Two or more entries stay and are walked as children.
+/// The rule id of both merges.
+const RULE: &str = "walk.merge-all-of";
+
+/// W14: merges `allOf` into the node.
+///
+/// A one-entry `allOf` is removed, its entry walked at depth + 1 and its keys copied into the node (replacing in
+/// place, appending new ones).
+///
+/// Two or more entries are merged when every entry, after its own walk, is an object schema with only the keys
+/// `type` (`"object"`), `properties`, `required`, `additionalProperties` (`false`), `title` and `description`, and
+/// the node has neither a `type` other than `"object"` nor an `additionalProperties` other than `false`:
+/// `properties` are the node's own followed by each entry's (a name with different schemas gets an `allOf` of
+/// them, which its own visit merges in turn), `required` is their union in first-seen order, the title is the
+/// node's or else the first entry's, descriptions are joined with one space, and `type` is `"object"`.
+/// The merge is exact when no participant is closed, or when exactly one is and every other one's property names
+/// are among its names (the result is then closed); otherwise the result is closed when any participant was and
+/// the change is recorded as relaxed. An `allOf` that does not qualify stays and is walked as children, its
+/// entries as they were.
 #[derive(Clone, Copy, Debug, Default)]
 #[expect(
     clippy::exhaustive_structs,
@@ -24,30 +41,229 @@ impl Pass for MergeAllOf {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let single = matches!(map.get("allOf"), Some(Value::Array(entries)) if entries.len() == 1);
-        if !single {
-            return Ok(Flow::Continue);
+        match map.get("allOf") {
+            Some(Value::Array(entries)) if entries.len() == 1 => merge_single(node, cx),
+            Some(Value::Array(entries)) if entries.len() > 1 => {
+                merge_several(map, cx);
+                Ok(Flow::Continue)
+            }
+            _ => Ok(Flow::Continue),
         }
-        let Some(Value::Array(mut entries)) = json::remove(map, "allOf") else {
-            return Ok(Flow::Continue);
-        };
-        let mut entry = entries.pop().unwrap_or(Value::Null);
-        // The entry's keys are merged into this node, whose own visit goes on from here (type inference, the split,
-        // closing), so the entry's root is an intermediate result: those steps run once, on the merged keys.
-        cx.rewalk(&mut entry, &Rewalk::here().with_intermediate(true))?;
-        let Value::Object(entry) = entry else {
-            return Err(cx.fail(
-                FallbackKind::InvalidSchema,
-                "the allOf entry is not a schema object",
-            ));
-        };
-        let Some(map) = node.as_object_mut() else {
-            return Ok(Flow::Continue);
-        };
-        for (key, value) in entry {
-            json::set(map, &key, value);
-        }
-        cx.record("walk.merge-all-of", ChangeKind::Rewritten, Some("allOf"));
-        Ok(Flow::Continue)
     }
+}
+
+fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+    let Some(map) = node.as_object_mut() else {
+        return Ok(Flow::Continue);
+    };
+    let Some(Value::Array(mut entries)) = json::remove(map, "allOf") else {
+        return Ok(Flow::Continue);
+    };
+    let mut entry = entries.pop().unwrap_or(Value::Null);
+    // The entry's keys are merged into this node, whose own visit goes on from here (type inference, the split,
+    // closing), so the entry's root is an intermediate result: those steps run once, on the merged keys.
+    cx.rewalk(&mut entry, &Rewalk::here().with_intermediate(true))?;
+    let Value::Object(entry) = entry else {
+        return Err(cx.fail(
+            FallbackKind::InvalidSchema,
+            "the allOf entry is not a schema object",
+        ));
+    };
+    let Some(map) = node.as_object_mut() else {
+        return Ok(Flow::Continue);
+    };
+    for (key, value) in entry {
+        json::set(map, &key, value);
+    }
+    cx.record(RULE, ChangeKind::Rewritten, Some("allOf"));
+    Ok(Flow::Continue)
+}
+
+/// Whether the node itself rules a merge out: a `type` other than `"object"` or an open `additionalProperties`,
+/// or a merged key whose value is not one the merge can read (left to the checks of the Part I path).
+fn node_conflicts(map: &Map<String, Value>) -> bool {
+    map.iter().any(|(key, value)| match key.as_str() {
+        "type" => value.as_str() != Some("object"),
+        "additionalProperties" => *value != Value::Bool(false),
+        "properties" => !value.is_object(),
+        "required" => !value
+            .as_array()
+            .is_some_and(|names| names.iter().all(Value::is_string)),
+        "title" | "description" => !value.is_string(),
+        _ => false,
+    })
+}
+
+/// Whether a walked entry is an object schema made only of the mergeable keys, with sound values.
+fn mergeable(entry: &Value) -> bool {
+    let Value::Object(map) = entry else {
+        return false;
+    };
+    map.iter().all(|(key, value)| match key.as_str() {
+        "type" => value.as_str() == Some("object"),
+        "properties" => value.is_object(),
+        "required" => value
+            .as_array()
+            .is_some_and(|names| names.iter().all(Value::is_string)),
+        "additionalProperties" => *value == Value::Bool(false),
+        "title" | "description" => value.is_string(),
+        _ => false,
+    })
+}
+
+fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+    if node_conflicts(map) {
+        return;
+    }
+    let Some(Value::Array(entries)) = map.get("allOf") else {
+        return;
+    };
+    // An entry typed as anything but an object cannot qualify, whatever its walk does; no walk is spent on it.
+    let hopeless = entries.iter().any(|e| match e {
+        Value::Object(m) => m.get("type").is_some_and(|t| t.as_str() != Some("object")),
+        _ => true,
+    });
+    if hopeless {
+        return;
+    }
+    // The entries are walked on copies: when they do not qualify, the allOf stays as it was and its entries are
+    // walked as children, and nothing recorded by the tried walks remains.
+    let mut walked = entries.clone();
+    let mark = cx.checkpoint();
+    let base = cx.pointer().to_owned();
+    let position = Position::new(cx.position().instance, false);
+    for (index, entry) in walked.iter_mut().enumerate() {
+        // Each entry's keys are merged into this node, which is walked on: its root is an intermediate result.
+        let how = Rewalk::here()
+            .with_position(position)
+            .with_intermediate(true)
+            .with_pointer(format!("{base}/allOf/{index}"));
+        if cx.rewalk(entry, &how).is_err() || !mergeable(entry) {
+            cx.rollback(mark);
+            return;
+        }
+    }
+    let entries: Vec<Map<String, Value>> = walked
+        .into_iter()
+        .filter_map(|e| match e {
+            Value::Object(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    let exact = merge_into(map, &entries);
+    json::remove(map, "allOf");
+    let kind = if exact {
+        ChangeKind::Rewritten
+    } else {
+        ChangeKind::Relaxed
+    };
+    cx.record(RULE, kind, Some("allOf"));
+}
+
+/// The property names of a participant.
+fn names(map: &Map<String, Value>) -> Vec<&str> {
+    map.get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn is_closed(map: &Map<String, Value>) -> bool {
+    map.get("additionalProperties") == Some(&Value::Bool(false))
+}
+
+/// Merges the walked `entries` into the node `map` (which keeps its other keys); returns whether the merge is exact.
+fn merge_into(map: &mut Map<String, Value>, entries: &[Map<String, Value>]) -> bool {
+    let participants: Vec<&Map<String, Value>> =
+        std::iter::once(&*map).chain(entries.iter()).collect();
+    let closed: Vec<usize> = participants
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_closed(p))
+        .map(|(i, _)| i)
+        .collect();
+    let (exact, close) = match closed.as_slice() {
+        [] => (true, false),
+        [only] => {
+            let allowed = names(participants[*only]);
+            let within = participants
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i != only)
+                .all(|(_, p)| names(p).iter().all(|n| allowed.contains(n)));
+            (within, true)
+        }
+        _ => (false, true),
+    };
+
+    // Properties: each name's distinct schemas in first-seen order.
+    let mut variants: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut any_properties = false;
+    let mut required: Vec<Value> = Vec::new();
+    let mut title: Option<Value> = None;
+    let mut descriptions: Vec<&str> = Vec::new();
+    for p in &participants {
+        if let Some(Value::Object(props)) = p.get("properties") {
+            any_properties = true;
+            for (name, schema) in props {
+                match variants.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, seen)) => {
+                        if !seen.contains(schema) {
+                            seen.push(schema.clone());
+                        }
+                    }
+                    None => variants.push((name.clone(), vec![schema.clone()])),
+                }
+            }
+        }
+        if let Some(Value::Array(names)) = p.get("required") {
+            for name in names {
+                if !required.contains(name) {
+                    required.push(name.clone());
+                }
+            }
+        }
+        if title.is_none()
+            && let Some(t @ Value::String(_)) = p.get("title")
+        {
+            title = Some(t.clone());
+        }
+        if let Some(Value::String(d)) = p.get("description")
+            && !d.is_empty()
+        {
+            descriptions.push(d);
+        }
+    }
+    let description = (!descriptions.is_empty()).then(|| descriptions.join(" "));
+    let properties: Map<String, Value> = variants
+        .into_iter()
+        .map(|(name, mut seen)| {
+            let schema = if seen.len() == 1 {
+                seen.pop().unwrap_or(Value::Bool(true))
+            } else {
+                let mut all = Map::new();
+                all.insert("allOf".to_owned(), Value::Array(seen));
+                Value::Object(all)
+            };
+            (name, schema)
+        })
+        .collect();
+
+    json::set(map, "type", Value::String("object".to_owned()));
+    if any_properties {
+        json::set(map, "properties", Value::Object(properties));
+    }
+    if !required.is_empty() {
+        json::set(map, "required", Value::Array(required));
+    }
+    if close {
+        json::set(map, "additionalProperties", Value::Bool(false));
+    }
+    if let Some(title) = title {
+        json::set(map, "title", title);
+    }
+    if let Some(description) = description {
+        json::set(map, "description", Value::String(description));
+    }
+    exact
 }
