@@ -7,6 +7,8 @@
 //!   JSON-Schema-Test-Suite, SchemaStore and MCP tool corpora in place.
 //! - [`golden`] runs data-driven golden cases and blesses `tests/cases` with `UPDATE_EXPECT=1`.
 //! - [`xfail`] compares a conformance run with its expected-failure list, which may only shrink.
+//! - [`fallbacks`] compares a corpus run with its expected-fallback list, whose entries each carry
+//!   the pointer and message they must fall back with.
 //! - [`workload`] builds the published benchmark workloads and valid tool arguments.
 //!
 //! # Examples
@@ -42,6 +44,7 @@
 //!
 //! Only inside this workspace, as a dev-dependency of tests and benches; it is not published.
 
+pub mod fallbacks;
 pub mod golden;
 pub mod testdata;
 pub mod workload;

@@ -10,13 +10,18 @@
 //! line) when the data is absent, so the test can return early and pass.
 //! When [`ENV_REQUIRE`] (`LLMSHIM_REQUIRE_TESTDATA`) is `1` or `true`, as in CI, absence panics
 //! instead.
+//! A folder that is present but lacks a file of the manifest ([`MANIFEST`], every file of the
+//! snapshot) always panics, naming the missing files, so no test passes on a partial corpus.
 //!
 //! The listing functions ([`mcp_tool_files`], [`suite_files`], [`schemastore_entries`] and so on)
 //! return empty lists when the data is absent; call [`require`] first so that absence is visible.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -75,8 +80,118 @@ pub fn is_required() -> bool {
 ///
 /// Panics with a message naming the path and both variables when the data is absent and
 /// `LLMSHIM_REQUIRE_TESTDATA` is `1` or `true`.
+///
+/// A folder that exists but lacks files the tests read fails whatever the variables say: the
+/// tests would otherwise pass on a part of the corpus while the README quotes counts for all of
+/// it. The message names the missing files (see [`check_complete`]).
 pub fn require(what: &str) -> Option<PathBuf> {
-    require_at(what, root_path(), is_required())
+    static COMPLETE: OnceLock<Result<usize, String>> = OnceLock::new();
+    let root = require_at(what, root_path(), is_required())?;
+    if let Err(missing) = COMPLETE.get_or_init(|| check_complete(&root, &manifest())) {
+        panic!("{what}: {missing}");
+    }
+    Some(root)
+}
+
+/// The manifest of the shared test data, relative to the workspace root: every file of the
+/// snapshot the tests read, one relative path a line, `#` starting a comment.
+pub const MANIFEST: &str = "benches/testdata.manifest";
+
+/// Returns the relative paths the manifest lists, in file order.
+///
+/// # Panics
+///
+/// Panics when the manifest, which is part of the repository, cannot be read.
+pub fn manifest() -> Vec<String> {
+    let path = workspace_root().join(MANIFEST);
+    let text = fs::read_to_string(&path).unwrap_or_else(|err| {
+        panic!(
+            "cannot read the test-data manifest {}: {err}",
+            path.display()
+        )
+    });
+    parse_manifest(&text)
+}
+
+/// The paths of a manifest's text: one a line, blank lines and `#` comments skipped.
+pub fn parse_manifest(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every file under `root`, as relative paths with `/` separators, sorted byte-wise.
+pub fn files_under(root: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.push(relative_slash(root, &path));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Checks that every file `manifest` lists exists under `root` and returns how many it lists.
+///
+/// # Errors
+///
+/// Returns a message that counts the missing files per top-level folder and names the first
+/// ones of each, so a partial copy of the test data says what it lacks.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("llmshim-kit-doc-manifest-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("mcp-tools")).unwrap();
+/// std::fs::write(dir.join("mcp-tools/a.json"), "{}").unwrap();
+/// let listed = vec!["mcp-tools/a.json".to_owned(), "mcp-tools/b.json".to_owned()];
+/// let err = llmshim_benches::testdata::check_complete(&dir, &listed).unwrap_err();
+/// assert!(err.contains("1 of 2") && err.contains("mcp-tools/b.json"), "{err}");
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn check_complete(root: &Path, manifest: &[String]) -> Result<usize, String> {
+    let mut missing: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut count = 0usize;
+    for path in manifest {
+        if !root.join(path).is_file() {
+            let folder = path.split_once('/').map_or(path.as_str(), |(top, _)| top);
+            missing.entry(folder).or_default().push(path);
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return Ok(manifest.len());
+    }
+    let mut text = format!(
+        "TEST DATA INCOMPLETE: {} lacks {count} of {} files the tests read (listed in {MANIFEST}); a partial \
+         corpus would make the corpus counts wrong, so this fails. Missing:",
+        root.display(),
+        manifest.len()
+    );
+    for (folder, paths) in &missing {
+        let shown: Vec<&str> = paths.iter().take(12).copied().collect();
+        let more = paths.len() - shown.len();
+        let _ = write!(
+            text,
+            "\n  {folder}: {} missing: {}",
+            paths.len(),
+            shown.join(", ")
+        );
+        if more > 0 {
+            let _ = write!(text, " and {more} more");
+        }
+    }
+    Err(text)
 }
 
 /// Reads and parses one JSON file.
@@ -673,6 +788,65 @@ mod tests {
                 assert!(path.is_file(), "{}", path.display());
             }
         }
+    }
+
+    #[test]
+    fn a_partial_folder_names_what_is_missing() {
+        let dir = std::env::temp_dir().join(format!("llmshim-kit-partial-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("schemastore/schemas")).expect("a temporary folder");
+        std::fs::write(dir.join("schemastore/schemas/a.json"), "{}").expect("a file");
+        let listed = testdata::parse_manifest(
+            "# comment\n\nschemastore/schemas/a.json\nschemastore/schemas/b.json\nmcp-tools/x.json\n",
+        );
+        assert_eq!(testdata::files_under(&dir), ["schemastore/schemas/a.json"]);
+        let err = testdata::check_complete(&dir, &listed).expect_err("two files are missing");
+        assert_eq!(testdata::check_complete(&dir, &listed[..1]), Ok(1));
+        std::fs::remove_dir_all(&dir).expect("remove the temporary folder");
+        assert!(err.starts_with("TEST DATA INCOMPLETE"), "{err}");
+        assert!(err.contains("lacks 2 of 3 files"), "{err}");
+        assert!(
+            err.contains("mcp-tools: 1 missing: mcp-tools/x.json"),
+            "{err}"
+        );
+        assert!(
+            err.contains("schemastore: 1 missing: schemastore/schemas/b.json"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn real_data_matches_the_manifest() {
+        // Every file of the data is listed and every listed file exists; with UPDATE_EXPECT=1 the manifest is
+        // rewritten from the data instead, keeping its comment header.
+        let Some(root) = testdata::root() else {
+            return;
+        };
+        let found = testdata::files_under(&root);
+        let path = testdata::workspace_root().join(testdata::MANIFEST);
+        if crate::golden::Mode::from_env() == crate::golden::Mode::Bless {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let mut out = String::new();
+            for line in text.lines().take_while(|line| line.starts_with('#')) {
+                out.push_str(line);
+                out.push('\n');
+            }
+            for file in &found {
+                out.push_str(file);
+                out.push('\n');
+            }
+            std::fs::write(&path, out).expect("write the manifest");
+        }
+        let listed = testdata::manifest();
+        assert_eq!(testdata::check_complete(&root, &listed), Ok(listed.len()));
+        let listed: std::collections::BTreeSet<&String> = listed.iter().collect();
+        let unlisted: Vec<&String> = found.iter().filter(|f| !listed.contains(f)).collect();
+        assert!(
+            unlisted.is_empty(),
+            "{} files of the test data are not in {}: {unlisted:?}; after updating the data, rewrite the \
+             manifest with UPDATE_EXPECT=1 cargo test -p llmshim-benches manifest, and the corpus counts with it",
+            unlisted.len(),
+            testdata::MANIFEST
+        );
     }
 
     #[test]

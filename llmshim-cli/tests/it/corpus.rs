@@ -10,6 +10,9 @@ use crate::support::llmshim;
 
 const TARGETS: [&str; 6] = ["chat", "responses", "anthropic", "google", "cca", "mcp"];
 
+/// How many batch lines the MCP corpus of the shared test data gives (63 files, 725 tools).
+const LINES: usize = 9_803;
+
 #[test]
 fn every_mcp_tool_for_every_target() {
     let Some(_) = require("llmshim-cli corpus batch") else {
@@ -34,7 +37,14 @@ fn every_mcp_tool_for_every_target() {
             lines.push(json!({"api": "mcp_tool", "input": tool}));
         }
     }
-    assert!(!lines.is_empty(), "the corpus has tools");
+    // The README publishes this count: per file, one `tools` line and one `normalize` line per tool schema and strict
+    // flag for each of six targets, and one `mcp_tool` line per tool.
+    assert_eq!(
+        lines.len(),
+        LINES,
+        "the MCP corpus gives {} batch lines, expected {LINES}: the test data is partial or another snapshot",
+        lines.len()
+    );
     let mut input = String::new();
     for line in &lines {
         input.push_str(&line.to_string());

@@ -11,21 +11,24 @@
 //!   fallback on Google and Cloud Code Assist, whose empty `properties` those targets remove (contract §4.3.16);
 //! - no `$ref`, `$defs` or `definitions` survives in a schema position;
 //! - the order of every surviving property is the order of the input's `properties`;
-//! - a fallback happens only where `tests/corpus/expected-fallbacks.json` names the schema, the target and the
-//!   fallback kind, under a reason; a new fallback and a listed entry that no longer falls back both fail.
+//! - a fallback happens only where `tests/corpus/expected-fallbacks.json` names the schema and the target, with the
+//!   fallback's kind, pointer and message; a new fallback, a listed entry that no longer falls back, and one that
+//!   falls back elsewhere or for another reason all fail;
+//! - the corpus holds exactly the published number of schemas per source ([`SOURCE_COUNTS`]).
 //!
 //! Every SchemaStore schema runs; the workspace's dev profile optimizes the hot crates so that the biggest ones
 //! take milliseconds, not seconds. The work is shared by this file's tests and the oracle tests through one lazily computed corpus, spread over
 //! the available cores.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::OnceLock;
 
 use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target, check_with};
-use llmshim_benches::{testdata, xfail};
+use llmshim_benches::fallbacks::{Expected, Observed};
+use llmshim_benches::golden::Mode;
+use llmshim_benches::testdata;
 use serde_json::Value;
 
 /// The six built-in targets, non-strict, in the command line's order.
@@ -249,10 +252,10 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// The names of the passing and failing cases of the fallback comparison, and the counts per target.
+/// The names of the cases that ran, the fallbacks observed, and the counts per target.
 struct Tally {
     ran: Vec<String>,
-    failures: Vec<String>,
+    observed: Vec<Observed>,
     schemas: [usize; 6],
     fallbacks: [usize; 6],
     changed: [usize; 6],
@@ -261,7 +264,7 @@ struct Tally {
 fn tally(corpus: &Corpus) -> Tally {
     let mut t = Tally {
         ran: Vec::new(),
-        failures: Vec::new(),
+        observed: Vec::new(),
         schemas: [0; 6],
         fallbacks: [0; 6],
         changed: [0; 6],
@@ -271,10 +274,11 @@ fn tally(corpus: &Corpus) -> Tally {
             let case = format!("{} @ {}", entry.schema.id, run.target.name());
             t.schemas[column] += 1;
             match &run.first {
-                Err(_) => {
-                    let name = format!("{case}: panic");
-                    t.failures.push(name.clone());
-                    t.ran.push(name);
+                // A panic is never an accepted outcome; it shows up here as an unlisted kind as well as in
+                // `corpus_never_panics`.
+                Err(message) => {
+                    t.observed
+                        .push(Observed::new(case.clone(), "panic", "", message.clone()));
                 }
                 Ok((_, report)) => {
                     if report.changed {
@@ -286,33 +290,51 @@ fn tally(corpus: &Corpus) -> Tally {
                         .filter(|_| report.used_fallback)
                     {
                         t.fallbacks[column] += 1;
-                        let name = format!("{case}: {}", reason.kind.as_str());
-                        t.failures.push(name.clone());
-                        t.ran.push(name);
-                    } else {
-                        t.ran.push(case);
+                        t.observed.push(Observed::new(
+                            case.clone(),
+                            reason.kind.as_str(),
+                            reason.pointer.clone(),
+                            reason.message.clone(),
+                        ));
                     }
                 }
             }
+            t.ran.push(case);
         }
     }
     t
 }
 
-/// The expected-fallback list: `{"groups": [{"reason": …, "cases": ["<id> @ <target>: <kind>", …]}, …]}`.
-fn expected_fallbacks() -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED_FALLBACKS);
-    let value = testdata::read_json(&path).expect("the expected-fallback list parses");
-    let groups = value["groups"].as_array().expect("a groups array");
-    let mut list = Vec::new();
-    for group in groups {
-        let reason = group["reason"].as_str().expect("every group has a reason");
-        for case in group["cases"].as_array().expect("every group has cases") {
-            let case = case.as_str().expect("a case is a string");
-            list.push((case.to_owned(), reason.to_owned()));
+/// How many schemas each source of the corpus holds in the shared test data (`SOURCES.md`): the MCP tool schemas
+/// (`inputSchema` and `outputSchema` of tools and variants), the generated schemas and the SchemaStore schemas.
+/// The README publishes these counts; the corpus tests fail when they run on fewer.
+pub(crate) const SOURCE_COUNTS: [(&str, usize); 3] =
+    [("mcp-tools", 867), ("generated", 120), ("schemastore", 80)];
+
+/// Checks that the corpus holds exactly [`SOURCE_COUNTS`] schemas per source, naming the source that differs.
+pub(crate) fn assert_complete(corpus: &Corpus) {
+    let mut problems = Vec::new();
+    for (source, expected) in SOURCE_COUNTS {
+        let prefix = format!("{source}/");
+        let found = corpus
+            .entries
+            .iter()
+            .filter(|e| e.schema.id.starts_with(&prefix))
+            .count();
+        if found != expected {
+            problems.push(format!("{source}: {found} schemas, expected {expected}"));
         }
     }
-    list
+    let total: usize = SOURCE_COUNTS.iter().map(|(_, n)| n).sum();
+    assert!(
+        problems.is_empty() && corpus.entries.len() == total,
+        "the corpus is not the published one ({} schemas, expected {total}): {}; the test data folder {} is \
+         partial or another snapshot, and the counts in the README and in SOURCE_COUNTS are for the snapshot that \
+         benches/testdata.manifest lists",
+        corpus.entries.len(),
+        problems.join("; "),
+        testdata::root_path().display()
+    );
 }
 
 #[test]
@@ -320,6 +342,7 @@ fn corpus_fallbacks_are_exactly_the_expected_ones() {
     let Some(corpus) = corpus("corpus_fallbacks_are_exactly_the_expected_ones") else {
         return;
     };
+    assert_complete(corpus);
     let t = tally(corpus);
     let mut note = String::new();
     let _ = writeln!(note, "corpus: {} schemas x 6 targets", corpus.entries.len());
@@ -335,28 +358,14 @@ fn corpus_fallbacks_are_exactly_the_expected_ones() {
     }
     eprint!("{note}");
 
-    // Entries for schemas that did not run (SchemaStore schemas over the default size) are not judged.
-    let ran_ids: BTreeSet<&str> = corpus
-        .entries
-        .iter()
-        .map(|e| e.schema.id.as_str())
-        .collect();
-    let listed: Vec<(&'static str, &'static str)> = expected_fallbacks()
-        .into_iter()
-        .filter(|(case, _)| {
-            case.split_once(" @ ")
-                .is_some_and(|(id, _)| ran_ids.contains(id))
-        })
-        .map(|(case, reason)| -> (&'static str, &'static str) {
-            (
-                Box::leak(case.into_boxed_str()),
-                Box::leak(reason.into_boxed_str()),
-            )
-        })
-        .collect();
-    let listed: xfail::XFail = Box::leak(listed.into_boxed_slice());
-    if let Err(report) = xfail::compare_ran("corpus", &t.ran, &t.failures, listed) {
-        panic!("{report}\n(the list is {EXPECTED_FALLBACKS})");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED_FALLBACKS);
+    let expected = Expected::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    if let Err(report) =
+        expected.check_or_bless(&path, Mode::from_env(), "corpus", &t.ran, &t.observed)
+    {
+        panic!(
+            "{report}\n(the list is {EXPECTED_FALLBACKS}; its `about` says how to write an entry)"
+        );
     }
 }
 

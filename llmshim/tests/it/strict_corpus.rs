@@ -4,19 +4,18 @@
 //! A strict result must pass the strict acceptance check, the core structural check with strict on, and the
 //! 2020-12 meta-schema. A result that is not strict must carry a reason: a demotion keeps a non-strict schema that
 //! passes the target's structural check (contract §6.2 P6), a fallback is the fallback schema (§6.3). Demotions and
-//! fallbacks happen only where [`EXPECTED`] names the schema, the target and the reason kind; a new one, a changed
-//! kind, or a listed one that became strict fails the test, so the list can only shrink.
+//! fallbacks happen only where `tests/corpus/expected-strict.json` ([`EXPECTED`]) names the schema and the target,
+//! with the outcome's kind, pointer and message; a new one, a changed one, or a listed one that became strict fails
+//! the test, so the list can only shrink. The corpus must hold the published [`SCHEMAS`] schemas.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use llmshim::schema::{Env, EnvFlags, FallbackKind, Normalizer, Options, Target, check_with};
+use llmshim::schema::{Env, EnvFlags, FallbackReason, Normalizer, Options, Target, check_with};
+use llmshim_benches::fallbacks::{Expected, Observed};
+use llmshim_benches::golden::Mode;
 use llmshim_benches::testdata;
-use llmshim_benches::xfail::{self, XFail};
 use serde_json::{Value, json};
-
-use self::Outcome::{Demoted, Fallback};
-use llmshim::schema::FallbackKind::{RefCycle, StrictUnsupported, TargetUnsupported};
 
 /// The targets with a strict profile that the corpus is normalized for.
 const TARGETS: [Target; 3] = [
@@ -25,202 +24,37 @@ const TARGETS: [Target; 3] = [
     Target::Anthropic,
 ];
 
+/// The expected list of results that are not strict, relative to the crate.
+const EXPECTED: &str = "tests/corpus/expected-strict.json";
+
+/// How many schemas the strict corpus holds: every MCP tool `inputSchema` (725) and every generated schema (120).
+/// The README publishes this count; the test fails when it runs on fewer.
+const SCHEMAS: usize = 845;
+
 /// A result that is not strict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Outcome {
     /// A non-strict schema with the strict failure as its reason (§6.2 P6).
-    Demoted(FallbackKind),
+    Demoted(FallbackReason),
     /// The fallback schema (§6.3), also after the non-strict pass failed.
-    Fallback(FallbackKind),
+    Fallback(FallbackReason),
 }
 
-/// A property that accepts any JSON value has no strict form.
-const ANY_VALUE: &str = "a property accepts any JSON value (`{}`, or only a title or default): with neither `type` \
-     nor `anyOf` a node fails strict (§5.5, S5), so the schema is demoted";
-/// Items that accept any JSON value have no strict form.
-const ANY_ITEMS: &str = "`items: {}` accepts any element: with neither `type` nor `anyOf` a node fails strict \
-     (§5.5, S5), so the schema is demoted";
-/// JSON Patch operations carry a `value` of any JSON type.
-const PATCH_VALUE: &str = "the JSON Patch `value` accepts any JSON value: with neither `type` nor `anyOf` a node \
-     fails strict (§5.5, S5), so the schema is demoted";
-/// Branches made only of constraints become untyped once strict lifts them.
-const FORMAT_BRANCHES: &str = "the `anyOf` branches hold only `format`, which strict lifts (§5.2); the untyped \
-     branches fail strict (§5.5, S5), so the schema is demoted";
-/// A `not` branch becomes untyped once strict lifts it.
-const NOT_BRANCH: &str = "one `anyOf` branch is `{\"not\": {}}`; strict lifts `not` (§5.2) and the untyped branch \
-     fails strict (§5.5, S5), so the schema is demoted";
-/// Recursive schemas fall back on every target.
-const RECURSIVE: &str = "a recursive schema: a reference cycle falls back (§3.4 step 3) in the strict and the \
-     non-strict pass alike; recursion modes are planned (§3.8)";
-/// An empty input schema is not an object root.
-const EMPTY_ROOT: &str = "the input schema is `{}`: without `properties` no type is inferred, and these targets \
-     need an object root (§4.3.3, S18), so even the non-strict pass falls back";
-
-/// Every target of [`TARGETS`].
-const ALL: &[Target] = &TARGETS;
-
-/// The schemas that are not strict: (schema id, targets, outcome, reason).
-const EXPECTED: &[(&str, &[Target], Outcome, &str)] = &[
-    // Untyped nodes (§5.5, S5): demoted to the non-strict rules.
-    (
-        "generated/pydantic/apply_json_patch",
-        ALL,
-        Demoted(StrictUnsupported),
-        PATCH_VALUE,
-    ),
-    (
-        "generated/zod/apply_json_patch",
-        ALL,
-        Demoted(StrictUnsupported),
-        PATCH_VALUE,
-    ),
-    (
-        "generated/zod4/apply_json_patch",
-        ALL,
-        Demoted(StrictUnsupported),
-        PATCH_VALUE,
-    ),
-    (
-        "generated/zod4-draft7/apply_json_patch",
-        ALL,
-        Demoted(StrictUnsupported),
-        PATCH_VALUE,
-    ),
-    (
-        "mcp-tools/github-mcp-server/projects_write",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_VALUE,
-    ),
-    (
-        "mcp-tools/lmb-basic-memory/write_note",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_VALUE,
-    ),
-    (
-        "mcp-tools/lmb-desktopcommandermcp/set_config_value",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_VALUE,
-    ),
-    (
-        "mcp-tools/lmb-mcp-server-chart/generate_histogram_chart",
-        ALL,
-        Demoted(StrictUnsupported),
-        NOT_BRANCH,
-    ),
-    (
-        "mcp-tools/lmb-random-number-mcp/random_choices",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_ITEMS,
-    ),
-    (
-        "mcp-tools/lmb-random-number-mcp/random_sample",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_ITEMS,
-    ),
-    (
-        "mcp-tools/lmb-random-number-mcp/random_shuffle",
-        ALL,
-        Demoted(StrictUnsupported),
-        ANY_ITEMS,
-    ),
-    (
-        "mcp-tools/lmb-whois-mcp/whois_ip",
-        ALL,
-        Demoted(StrictUnsupported),
-        FORMAT_BRANCHES,
-    ),
-    // Reference cycles (§3.4 step 3): the fallback schema.
-    (
-        "generated/pydantic/create_task_tree",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/pydantic/sync_directory",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod/create_task_tree",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod/sync_directory",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod4/create_task_tree",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod4/sync_directory",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod4-draft7/create_task_tree",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "generated/zod4-draft7/sync_directory",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "mcp-tools/lmb-mcp-server-chart/generate_fishbone_diagram",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "mcp-tools/lmb-mcp-server-chart/generate_mind_map",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "mcp-tools/lmb-mcp-server-chart/generate_organization_chart",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    (
-        "mcp-tools/lmb-mcp-server-chart/generate_treemap_chart",
-        ALL,
-        Fallback(RefCycle),
-        RECURSIVE,
-    ),
-    // Roots that are not objects (§4.3.3, S18): the fallback schema.
-    (
-        "mcp-tools/sentry-mcp/whoami",
-        ALL,
-        Fallback(TargetUnsupported),
-        EMPTY_ROOT,
-    ),
-    (
-        "mcp-tools/vscode-copilot-chat/copilot_testFailure",
-        ALL,
-        Fallback(TargetUnsupported),
-        EMPTY_ROOT,
-    ),
-];
+impl Outcome {
+    /// The outcome as the expected list names it: `demoted <kind>` or `fallback <kind>`, the pointer and the message.
+    fn observed(&self, case: String) -> Observed {
+        let (what, reason) = match self {
+            Outcome::Demoted(reason) => ("demoted", reason),
+            Outcome::Fallback(reason) => ("fallback", reason),
+        };
+        Observed::new(
+            case,
+            format!("{what} {}", reason.kind.as_str()),
+            reason.pointer.clone(),
+            reason.message.clone(),
+        )
+    }
+}
 
 /// Every MCP tool's `inputSchema` and every generated schema, each with its id.
 fn corpus(root: &Path) -> Vec<(String, Value)> {
@@ -288,7 +122,7 @@ fn run(normalizer: &Normalizer, target: Target, schema: &Value) -> Result<Option
         if out != json!({"type": "object", "properties": {}}) {
             return Err(format!("a fallback that is not the fallback schema: {out}"));
         }
-        return Ok(Some(Fallback(reason.kind)));
+        return Ok(Some(Outcome::Fallback(reason.clone())));
     }
     let relaxed = check_with(&options.with_strict(false), &out);
     if !relaxed.is_empty() {
@@ -296,7 +130,7 @@ fn run(normalizer: &Normalizer, target: Target, schema: &Value) -> Result<Option
             "the demoted output fails the non-strict check: {relaxed:?}"
         ));
     }
-    Ok(Some(Demoted(reason.kind)))
+    Ok(Some(Outcome::Demoted(reason.clone())))
 }
 
 #[test]
@@ -305,54 +139,48 @@ fn strict_corpus_is_strict_or_demoted_only_where_listed() {
         return;
     };
     let corpus = corpus(&root);
-    assert!(corpus.len() > 700, "found only {} schemas", corpus.len());
-
-    // The expected-failure list names one case per schema and target; its reason says what and why.
-    let mut outcomes: BTreeMap<String, Outcome> = BTreeMap::new();
-    let mut list: Vec<(&'static str, &'static str)> = Vec::new();
-    for &(id, targets, outcome, reason) in EXPECTED {
-        for target in targets {
-            let name = format!("{id} @{target}");
-            outcomes.insert(name.clone(), outcome);
-            list.push((String::leak(name), reason));
-        }
-    }
-    let list: XFail = list.leak();
+    assert_eq!(
+        corpus.len(),
+        SCHEMAS,
+        "the strict corpus holds {} schemas, expected {SCHEMAS} (every MCP tool inputSchema and generated schema of \
+         the snapshot benches/testdata.manifest lists); the test data at {} is partial or another snapshot",
+        corpus.len(),
+        root.display()
+    );
 
     let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
     let mut problems = Vec::new();
     let mut counts: BTreeMap<String, [usize; 3]> = BTreeMap::new();
-    let mut strict = xfail::Run::new();
+    let mut ran = Vec::new();
+    let mut observed = Vec::new();
     for (id, schema) in &corpus {
         for target in TARGETS {
-            let name = format!("{id} @{target}");
-            let count = counts.entry(target.to_string()).or_default();
-            let result = run(&normalizer, target, schema);
-            strict.record(name.clone(), matches!(result, Ok(None)));
-            match result {
+            let name = format!("{id} @ {}", target.name());
+            let count = counts.entry(target.name().to_owned()).or_default();
+            match run(&normalizer, target, schema) {
                 Ok(None) => count[0] += 1,
                 Ok(Some(outcome)) => {
-                    count[usize::from(matches!(outcome, Fallback(_))) + 1] += 1;
-                    match outcomes.get(&name) {
-                        Some(listed) if *listed != outcome => {
-                            problems
-                                .push(format!("{name}: listed as {listed:?}, found {outcome:?}"));
-                        }
-                        Some(_) => {}
-                        None => problems.push(format!("{name}: {outcome:?}, not listed")),
-                    }
+                    count[usize::from(matches!(outcome, Outcome::Fallback(_))) + 1] += 1;
+                    observed.push(outcome.observed(name.clone()));
                 }
                 Err(err) => problems.push(format!("{name}: {err}")),
             }
+            ran.push(name);
         }
     }
-    for (target, [ok, demoted, fallback]) in &counts {
+    for target in TARGETS {
+        let [ok, demoted, fallback] = counts.get(target.name()).copied().unwrap_or_default();
         eprintln!(
-            "suite: strict corpus on {target}: {ok} strict, {demoted} demoted, {fallback} fallback"
+            "suite: strict corpus on {}: {ok} strict, {demoted} demoted, {fallback} fallback",
+            target.name()
         );
     }
-    if let Err(report) = strict.check("strict corpus", list) {
-        problems.push(report);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED);
+    let expected = Expected::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    if let Err(report) =
+        expected.check_or_bless(&path, Mode::from_env(), "strict corpus", &ran, &observed)
+    {
+        problems.push(format!("{report}\n(the list is {EXPECTED})"));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -2,12 +2,14 @@
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
 
 use llmshim::schema::{
     Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check, check_with,
 };
 use llmshim::tools::ToolsReport;
-use llmshim_benches::xfail::{self, XFail};
+use llmshim_benches::fallbacks::{Expected, Observed};
+use llmshim_benches::golden::Mode;
 use llmshim_benches::{testdata, workload};
 use serde_json::{Value, json};
 
@@ -19,245 +21,13 @@ fn text(value: &Value) -> String {
     serde_json::to_string(value).expect("a value serializes")
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Expected fallbacks and demotions, by `server/tool`, with reasons.
-// ---------------------------------------------------------------------------------------------------------------
+/// The expected list of tools that fall back or are demoted, relative to the crate.
+const EXPECTED: &str = "tests/corpus/expected-tools.json";
 
-/// Tools that fall back on every target, strict or not.
-const EVERY_TARGET: &[(&str, &str)] = &[
-    (
-        "lmb-mcp-server-chart/generate_fishbone_diagram",
-        "ref_cycle: `children.items` refers to itself; recursive schemas fall back (§3.4, recursion modes are planned \
-         in §3.8)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_mind_map",
-        "ref_cycle: `children.items` refers to itself (§3.4)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_organization_chart",
-        "ref_cycle: `children.items` refers to itself (§3.4)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_treemap_chart",
-        "ref_cycle: `data.items` refers to itself (§3.4)",
-    ),
-    (
-        "sentry-mcp/whoami",
-        "not_object: inputSchema is {}, which does not describe an object (§8.1)",
-    ),
-    (
-        "vscode-copilot-chat/copilot_testFailure",
-        "not_object: inputSchema is {}, which does not describe an object (§8.1)",
-    ),
-];
-
-/// Tools whose strict pass fails and is demoted to a non-strict pass (§6.2 P6) on Chat, Responses, Anthropic and
-/// Mcp.
-const STRICT_DEMOTED: &[(&str, &str)] = &[
-    (
-        "github-mcp-server/projects_write",
-        "strict_unsupported: `updated_field` branches have an untyped `value` (S5)",
-    ),
-    (
-        "lmb-basic-memory/write_note",
-        "strict_unsupported: `tags` is {\"default\":null,\"title\":\"Tags\"}, with neither type nor anyOf (S5)",
-    ),
-    (
-        "lmb-desktopcommandermcp/set_config_value",
-        "strict_unsupported: `value` is {} (S5)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_histogram_chart",
-        "strict_unsupported: `binNumber` has an untyped `{\"not\":{}}` branch (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_choices",
-        "strict_unsupported: `population.items` is {} (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_sample",
-        "strict_unsupported: `population.items` is {} (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_shuffle",
-        "strict_unsupported: `items.items` is {} (S5)",
-    ),
-    (
-        "lmb-whois-mcp/whois_ip",
-        "strict_unsupported: `ip` has anyOf branches with only `format`, no type (S5)",
-    ),
-];
-
-/// Tools with an untyped node, which Google and Code Assist reject (S5, `require_type`).
-const UNTYPED: &[(&str, &str)] = &[
-    (
-        "lmb-basic-memory/write_note",
-        "target_unsupported: `tags` has no type and no anyOf (S5)",
-    ),
-    (
-        "lmb-desktopcommandermcp/set_config_value",
-        "target_unsupported: `value` is {} (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_sample",
-        "target_unsupported: `population.items` is {} (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_shuffle",
-        "target_unsupported: `items.items` is {} (S5)",
-    ),
-];
-
-/// Further Google fallbacks.
-const GOOGLE: &[(&str, &str)] = &[
-    (
-        "github-mcp-server/projects_write",
-        "target_unsupported: an untyped `value` inside an `updated_field` branch (S5)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_histogram_chart",
-        "target_unsupported: `binNumber` has an untyped `{\"not\":{}}` branch (S5)",
-    ),
-    (
-        "lmb-random-number-mcp/random_choices",
-        "target_unsupported: `population.items` is {} (S5)",
-    ),
-    (
-        "lmb-biomcp/search",
-        "target_unsupported: anyOf [array, string, null]: the collapse needs one non-null branch (§4.3.13), and \
-         Gemini forbids type null (S6)",
-    ),
-    (
-        "lmb-biomcp/article_searcher",
-        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
-    ),
-    (
-        "lmb-biomcp/trial_searcher",
-        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
-    ),
-    (
-        "lmb-biomcp/alphagenome_predictor",
-        "target_unsupported: anyOf [array, string, null] keeps its null branch (§4.3.13, S6)",
-    ),
-    (
-        "lmb-excel-mcp-server/excel_write_to_sheet",
-        "target_unsupported: anyOf [string, number, boolean, null] keeps its null branch (§4.3.13, S6)",
-    ),
-];
-
-/// Further Code Assist fallbacks: CCA merges combinators and cannot merge branches of different types (§4.3.14),
-/// and has no type-array split (§4.8).
-const CODE_ASSIST: &[(&str, &str)] = &[
-    (
-        "github-mcp-server/issue_write",
-        "target_unsupported: type [string, number, boolean] on `issue_fields.items.value`; CCA does not split (§4.8)",
-    ),
-    (
-        "github-mcp-server/update_issue_assignees",
-        "target_unsupported: oneOf [string, object] items cannot merge (§4.3.14)",
-    ),
-    (
-        "github-mcp-server/update_issue_labels",
-        "target_unsupported: oneOf [string, object] items cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-basic-memory/recent_activity",
-        "target_unsupported: `type` is anyOf [string, array] (§4.3.14)",
-    ),
-    (
-        "lmb-biomcp/search",
-        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-biomcp/article_searcher",
-        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-biomcp/trial_searcher",
-        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-biomcp/alphagenome_predictor",
-        "target_unsupported: anyOf [array, string, null] cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-excel-mcp-server/excel_write_to_sheet",
-        "target_unsupported: anyOf [string, number, boolean, null] cannot merge (§4.3.14)",
-    ),
-    (
-        "lmb-kospi-kosdaq-stock-server/get_stock_ohlcv",
-        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
-    ),
-    (
-        "lmb-kospi-kosdaq-stock-server/get_stock_market_cap",
-        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
-    ),
-    (
-        "lmb-kospi-kosdaq-stock-server/get_stock_fundamental",
-        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
-    ),
-    (
-        "lmb-kospi-kosdaq-stock-server/get_stock_trading_volume",
-        "target_unsupported: `fromdate` is anyOf [string, integer] (§4.3.14)",
-    ),
-    (
-        "lmb-mcp-server-chart/generate_histogram_chart",
-        "target_unsupported: `binNumber` is anyOf [number, {\"not\":{}}, null] (§4.3.14)",
-    ),
-    (
-        "lmb-random-number-mcp/random_choices",
-        "target_unsupported: `weights.anyOf[0].items` is anyOf [integer, number] (§4.3.14)",
-    ),
-    (
-        "lmb-whois-mcp/whois_ip",
-        "target_unsupported: `ip` anyOf branches have no type, so they cannot merge (§4.3.14)",
-    ),
-    (
-        "sentry-mcp/get_event_stacktrace",
-        "target_unsupported: `thread` is anyOf [integer, string] (§4.3.14)",
-    ),
-    (
-        "sentry-mcp/get_profile",
-        "target_unsupported: `projectSlugOrId` is anyOf [string, number] (§4.3.14)",
-    ),
-    (
-        "sentry-mcp/get_profile_details",
-        "target_unsupported: `projectSlugOrId` is anyOf [string, number] (§4.3.14)",
-    ),
-    (
-        "sentry-mcp/search_ai_conversations",
-        "target_unsupported: `project` is anyOf [string, array] (§4.3.14)",
-    ),
-    (
-        "sentry-mcp/search_events",
-        "target_unsupported: `environment` is anyOf [string, array] (§4.3.14)",
-    ),
-    (
-        "vscode-copilot-chat/copilot_editNotebook",
-        "target_unsupported: `newCode` is anyOf [string, array] (§4.3.14)",
-    ),
-];
-
-/// The expected-failure list of one configuration, with full case names `<config>/<server>/<tool>`.
-fn expected(config: &str, target: Target, strict: bool) -> XFail {
-    let mut lists: Vec<&[(&str, &str)]> = vec![EVERY_TARGET];
-    match target {
-        Target::Google => lists.extend([UNTYPED, GOOGLE]),
-        Target::CloudCodeAssist => lists.extend([UNTYPED, CODE_ASSIST]),
-        _ if strict => lists.push(STRICT_DEMOTED),
-        _ => {}
-    }
-    let entries: Vec<(&'static str, &'static str)> = lists
-        .into_iter()
-        .flatten()
-        .map(|(name, reason)| {
-            let full: &'static str = Box::leak(format!("{config}/{name}").into_boxed_str());
-            (full, *reason)
-        })
-        .collect();
-    Box::leak(entries.into_boxed_slice())
-}
+/// The MCP corpus of the shared test data: servers (one request each) and their tools; the README publishes both.
+const SERVERS: usize = 63;
+/// See [`SERVERS`].
+const TOOLS: usize = 725;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the translated request.
@@ -456,17 +226,27 @@ struct Counts {
     meta_checked: usize,
 }
 
+/// What one configuration gives: the case names that ran, the fallbacks and demotions observed, the counts, and
+/// every translated request with its report.
+type ConfigRun = (
+    Vec<String>,
+    Vec<Observed>,
+    Counts,
+    Vec<(Value, ToolsReport)>,
+);
+
 /// Translates every server's request for one configuration and records one case per tool.
 fn run_config(
     corpus: &[(String, Value)],
     target: Target,
     strict: bool,
     problems: &mut Vec<String>,
-) -> (xfail::Run, Counts, Vec<(Value, ToolsReport)>) {
+) -> ConfigRun {
     let config = format!("{target}{}", if strict { "+strict" } else { "" });
     let normalizer = plain();
     let options = Options::for_target(target).with_strict(strict);
-    let mut run = xfail::Run::new();
+    let mut ran = Vec::new();
+    let mut observed = Vec::new();
     let mut counts = Counts::default();
     let mut outputs = Vec::new();
     for (server, request) in corpus {
@@ -565,11 +345,24 @@ fn run_config(
             } else if n.fallback_reason.is_some() && !n.used_fallback {
                 counts.demotions += 1;
             }
-            run.record(case, n.fallback_reason.is_none() || by_budget);
+            if let Some(reason) = n.fallback_reason.as_ref().filter(|_| !by_budget) {
+                let what = if n.used_fallback {
+                    "fallback"
+                } else {
+                    "demoted"
+                };
+                observed.push(Observed::new(
+                    case.clone(),
+                    format!("{what} {}", reason.kind.as_str()),
+                    reason.pointer.clone(),
+                    reason.message.clone(),
+                ));
+            }
+            ran.push(case);
         }
         outputs.push((out, report));
     }
-    (run, counts, outputs)
+    (ran, observed, counts, outputs)
 }
 
 #[test]
@@ -578,14 +371,35 @@ fn every_corpus_tool_translates_for_every_target() {
         return;
     }
     let corpus = workload::mcp_corpus().expect("the corpus is present");
+    assert_eq!(
+        (
+            corpus.len(),
+            corpus
+                .iter()
+                .map(|(_, r)| r["tools"].as_array().map_or(0, Vec::len))
+                .sum::<usize>()
+        ),
+        (SERVERS, TOOLS),
+        "the MCP corpus holds (servers, tools) {:?}, expected {:?}: the test data is partial or another snapshot",
+        (
+            corpus.len(),
+            corpus
+                .iter()
+                .map(|(_, r)| r["tools"].as_array().map_or(0, Vec::len))
+                .sum::<usize>()
+        ),
+        (SERVERS, TOOLS),
+    );
     let mut problems = Vec::new();
-    let mut mismatches = Vec::new();
     let mut total_tools = 0usize;
+    let mut ran = Vec::new();
+    let mut observed = Vec::new();
     for target in Target::BUILTIN {
         let mut by_strict = Vec::new();
         for strict in [false, true] {
             let config = format!("{target}{}", if strict { "+strict" } else { "" });
-            let (run, counts, outputs) = run_config(&corpus, target, strict, &mut problems);
+            let (config_ran, config_observed, counts, outputs) =
+                run_config(&corpus, target, strict, &mut problems);
             eprintln!(
                 "suite: tools corpus {config}: {} servers, {} tools, {} fallbacks, {} strict demotions, {} budget \
                  demotions, {} sent strict, {} parameters omitted, {} meta-schema checks",
@@ -599,9 +413,8 @@ fn every_corpus_tool_translates_for_every_target() {
                 counts.meta_checked
             );
             total_tools = counts.tools;
-            if let Err(report) = run.check(&config, expected(&config, target, strict)) {
-                mismatches.push(report);
-            }
+            ran.extend(config_ran);
+            observed.extend(config_observed);
             by_strict.push(outputs);
         }
         // D3: Google and Code Assist ignore a strict request, so both runs send the same bytes and reports.
@@ -615,10 +428,15 @@ fn every_corpus_tool_translates_for_every_target() {
             }
         }
     }
-    assert_eq!(corpus.len(), 63);
-    assert_eq!(total_tools, 725);
+    assert_eq!(total_tools, TOOLS);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED);
+    let expected = Expected::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    if let Err(report) =
+        expected.check_or_bless(&path, Mode::from_env(), "tools corpus", &ran, &observed)
+    {
+        problems.push(format!("{report}\n(the list is {EXPECTED})"));
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
