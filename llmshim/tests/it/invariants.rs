@@ -547,16 +547,6 @@ fn every_target_keeps_every_invariant() {
 }
 
 #[test]
-    fn every_target_keeps_every_invariant(input in document()) {
-        for target in Target::BUILTIN {
-            for strict in [false, true] {
-                check_one(&input, target, strict)?;
-            }
-        }
-    }
-}
-
-#[test]
 fn the_generator_writes_references_cycles_and_keyword_like_literals() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
