@@ -20,11 +20,20 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
 use llmshim_benches::{testdata, workload};
-use llmshim_core::rules::OpenAiLimits;
 use serde_json::Value;
 
-/// The targets with a strict profile that the bench normalizes for.
-const TARGETS: [Target; 2] = [Target::OpenAiChat, Target::Anthropic];
+/// The targets the bench normalizes for, from the table of built-in targets: the first whose strict profile has
+/// the OpenAI per-schema limits and the first whose strict profile has the Anthropic request budget.
+fn targets() -> Vec<Target> {
+    let strict = |t: &Target| t.rules().rules().strict;
+    let limits = Target::BUILTIN
+        .into_iter()
+        .find(|t| strict(t).is_some_and(|p| p.openai_limits.is_some()));
+    let budget = Target::BUILTIN
+        .into_iter()
+        .find(|t| strict(t).is_some_and(|p| p.anthropic_budget.is_some()));
+    limits.into_iter().chain(budget).collect()
+}
 
 /// The MCP server (file stem of `mcp-tools/*.json`) of the second workload.
 const SERVER: &str = "github-mcp-server";
@@ -55,8 +64,9 @@ fn strict(c: &mut Criterion) {
         return;
     };
     let normalizer = uncached();
+    let targets = targets();
     let mut group = c.benchmark_group("strict/normalize_with");
-    for target in TARGETS {
+    for &target in &targets {
         for (mode, on) in [("plain", false), ("strict", true)] {
             let options = Options::for_target(target).with_strict(on);
             for (name, schemas) in &workloads {
@@ -67,7 +77,14 @@ fn strict(c: &mut Criterion) {
     }
     group.finish();
 
-    let options = Options::for_target(Target::OpenAiChat).with_strict(true);
+    // The limits bench runs on the results of the target with OpenAI limits, and with its limits.
+    let Some((limited, limits)) = targets.first().and_then(|&t| {
+        let limits = t.rules().rules().strict?.openai_limits?;
+        Some((t, limits))
+    }) else {
+        panic!("no built-in target has the OpenAI strict limits");
+    };
+    let options = Options::for_target(limited).with_strict(true);
     let mut group = c.benchmark_group("strict/fits");
     for (name, schemas) in &workloads {
         let strict_outputs: Vec<Value> = schemas
@@ -83,7 +100,7 @@ fn strict(c: &mut Criterion) {
         group.bench_function(*name, |b| {
             b.iter(|| {
                 for out in &strict_outputs {
-                    black_box(llmshim_strict::fits(black_box(out), &OpenAiLimits::OPENAI).is_ok());
+                    black_box(llmshim_strict::fits(black_box(out), &limits).is_ok());
                 }
             });
         });

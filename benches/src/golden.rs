@@ -593,7 +593,7 @@ mod tests {
         scratch.write(
             "cases",
             "a.json",
-            r#"[{"name": "one", "input": 1}, {"name": "two", "api": "tools", "target": "google",
+            r#"[{"name": "one", "input": 1}, {"name": "two", "api": "tools", "target": "t2",
                 "strict": true, "options": {"x": 1}, "env": {"E": "1"}, "input": 2,
                 "expected": 2, "report": {"changed": false}, "comment": "c"}]"#,
         );
@@ -608,7 +608,7 @@ mod tests {
         assert!(cases[0].options.is_empty() && cases[0].env.is_empty());
         assert_eq!(cases[0].expected, None);
         assert_eq!(cases[1].api, "tools");
-        assert_eq!(cases[1].target.as_deref(), Some("google"));
+        assert_eq!(cases[1].target.as_deref(), Some("t2"));
         assert!(cases[1].strict);
         assert_eq!(cases[1].env["E"], "1");
         assert_eq!(cases[1].report.as_ref().map(serde_json::Map::len), Some(1));
@@ -709,7 +709,7 @@ mod tests {
         let single = scratch.write(
             "cases",
             "b.json",
-            r#"{"name": "three", "target": "mcp", "input": 3, "expected": 0}"#,
+            r#"{"name": "three", "target": "t3", "input": 3, "expected": 0}"#,
         );
         assert_eq!(
             golden::check_with(&scratch.dir("cases"), Mode::Bless, wrap),

@@ -14,13 +14,7 @@ use crate::options::{parse_nullable, parse_target};
     name = "llmshim",
     version,
     about = "Make one JSON Schema work on every LLM provider",
-    long_about = "Make one JSON Schema work on every LLM provider.\n\nInput is one JSON document from FILE, or \
-                  standard input when FILE is `-` or absent (`batch` reads JSON lines). Output is one compact JSON \
-                  line on standard output (indented with --pretty); diagnostics go to standard error.\n\nExit \
-                  status: 0 on success (fallbacks included); 1 when `validate` finds the instance invalid or \
-                  `check` reports a fallback for some target; 2 for usage errors, unreadable or invalid input, a \
-                  `validate` schema that does not compile, or any `batch` line error.\n\nTargets: chat, responses, \
-                  anthropic, google, cca, mcp."
+    long_about = long_about()
 )]
 #[non_exhaustive]
 pub struct Cli {
@@ -48,7 +42,7 @@ pub enum Command {
     /// Line 1 is `changed=<b> used_fallback=<b> strict=<b> bypassed=<b>`, then one line
     /// `<kind>\t<rule>\t<pointer>` per change, then `reason\t<kind>\t<pointer>\t<message>` when there is a reason.
     Explain(TargetArgs),
-    /// Normalize a schema for several targets (all six by default) and report each:
+    /// Normalize a schema for several targets (every built-in target by default) and report each:
     /// `{"results": [{"target": T, "report": R}…]}`; exit status 1 when some target falls back.
     Check(CheckArgs),
     /// Validate an instance against a schema locally: `{"valid": bool, "errors": [<line>…]}`; exit status 1 when
@@ -103,8 +97,8 @@ pub struct OptionArgs {
 #[derive(Clone, Debug, Args)]
 #[non_exhaustive]
 pub struct TargetArgs {
-    /// The target: chat, responses, anthropic, google, cca or mcp.
-    #[arg(long, value_name = "T", value_parser = parse_target)]
+    /// The target.
+    #[arg(long, value_name = "T", value_parser = parse_target, help = target_help())]
     pub target: Target,
     /// The normalization flags.
     #[command(flatten)]
@@ -130,8 +124,8 @@ pub struct McpToolArgs {
 #[derive(Clone, Debug, Args)]
 #[non_exhaustive]
 pub struct CheckArgs {
-    /// A target to check (repeatable); all six when none is given.
-    #[arg(long = "target", value_name = "T", value_parser = parse_target)]
+    /// A target to check (repeatable); every built-in target when none is given.
+    #[arg(long = "target", value_name = "T", value_parser = parse_target, help = check_target_help())]
     pub targets: Vec<Target>,
     /// The normalization flags.
     #[command(flatten)]
@@ -169,4 +163,40 @@ pub struct BatchArgs {
     /// The JSON lines; standard input when `-` or absent.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+}
+
+/// The long help: what the command reads and writes, its exit status, and the built-in targets (from the facade's
+/// table of built-in targets).
+fn long_about() -> String {
+    format!(
+        "Make one JSON Schema work on every LLM provider.\n\nInput is one JSON document from FILE, or standard input \
+         when FILE is `-` or absent (`batch` reads JSON lines). Output is one compact JSON line on standard output \
+         (indented with --pretty); diagnostics go to standard error.\n\nExit status: 0 on success (fallbacks \
+         included); 1 when `validate` finds the instance invalid or `check` reports a fallback for some target; 2 for \
+         usage errors, unreadable or invalid input, a `validate` schema that does not compile, or any `batch` line \
+         error.\n\nTargets: {}.",
+        target_names(", ")
+    )
+}
+
+/// The command-line names of the built-in targets, joined by `separator`.
+fn target_names(separator: &str) -> String {
+    Target::builtins()
+        .iter()
+        .map(|row| row.name)
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// The help of `--target`.
+fn target_help() -> String {
+    format!("The target: {}", Target::names_sentence())
+}
+
+/// The help of `check --target`.
+fn check_target_help() -> String {
+    format!(
+        "A target to check (repeatable; {}); every built-in target when none is given",
+        Target::names_sentence()
+    )
 }

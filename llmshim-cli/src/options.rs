@@ -41,7 +41,7 @@ pub fn parse_nullable(text: &str) -> Result<Nullable, String> {
         })
 }
 
-/// Parses a target name: `chat`, `responses`, `anthropic`, `google`, `cca` or `mcp`.
+/// Parses a target name: the command-line name of a built-in target (see `Target::builtins`).
 ///
 /// # Errors
 ///

@@ -36,6 +36,7 @@
 
 pub mod budget;
 pub mod check;
+pub mod envelope;
 pub mod json;
 pub mod keyword;
 pub mod lift;

@@ -1,5 +1,7 @@
 //! Rule-set data: everything that makes one target differ from another, as plain values (contract §4.1).
 
+pub use crate::envelope::Envelope;
+
 /// How a target expresses null (contract §2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -103,24 +105,6 @@ pub enum DefaultItems {
     String,
 }
 
-/// The native tool shape of a target (contract §9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Envelope {
-    /// `{"type":"function","function":{...}}`.
-    Chat,
-    /// Responses flat tools, which always carry `strict`.
-    Flat,
-    /// `{"name","description","input_schema"}`.
-    Anthropic,
-    /// `[{"functionDeclarations":[...]}]`.
-    FunctionDeclarations,
-    /// Function declarations inside the Code Assist request envelope.
-    CodeAssist,
-    /// `{"name","description","inputSchema"}`.
-    Mcp,
-}
-
 /// The OpenAI strict limits (contract §5.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -149,6 +133,62 @@ impl OpenAiLimits {
         large_enum_values: 250,
         large_enum_bytes: 15_000,
     };
+
+    /// Limits that never bind (every field `usize::MAX`), to lower one by one with the `with_*` methods.
+    ///
+    /// ```
+    /// use llmshim_core::rules::OpenAiLimits;
+    ///
+    /// const MINE: OpenAiLimits = OpenAiLimits::unlimited().with_max_properties(100).with_max_nesting(5);
+    /// assert_eq!(MINE.max_nesting, 5);
+    /// assert_eq!(MINE.max_enum_values, usize::MAX);
+    /// ```
+    pub const fn unlimited() -> Self {
+        OpenAiLimits {
+            max_properties: usize::MAX,
+            max_nesting: usize::MAX,
+            max_enum_values: usize::MAX,
+            max_string_bytes: usize::MAX,
+            large_enum_values: usize::MAX,
+            large_enum_bytes: usize::MAX,
+        }
+    }
+
+    /// Sets the limit on the keys of all `properties` maps.
+    #[must_use]
+    pub const fn with_max_properties(mut self, n: usize) -> Self {
+        self.max_properties = n;
+        self
+    }
+
+    /// Sets the limit on object and array nesting levels.
+    #[must_use]
+    pub const fn with_max_nesting(mut self, n: usize) -> Self {
+        self.max_nesting = n;
+        self
+    }
+
+    /// Sets the limit on the sum of all `enum` lengths.
+    #[must_use]
+    pub const fn with_max_enum_values(mut self, n: usize) -> Self {
+        self.max_enum_values = n;
+        self
+    }
+
+    /// Sets the limit on the UTF-8 bytes of property names, enum and const values.
+    #[must_use]
+    pub const fn with_max_string_bytes(mut self, n: usize) -> Self {
+        self.max_string_bytes = n;
+        self
+    }
+
+    /// Sets the length above which an enum is large, and the byte limit of a large enum's string values.
+    #[must_use]
+    pub const fn with_large_enum(mut self, values: usize, bytes: usize) -> Self {
+        self.large_enum_values = values;
+        self.large_enum_bytes = bytes;
+        self
+    }
 }
 
 /// The Anthropic per-request strict budget (contract §5.7).
@@ -165,11 +205,17 @@ pub struct AnthropicBudget {
 
 impl AnthropicBudget {
     /// Anthropic's published budget.
-    pub const ANTHROPIC: AnthropicBudget = AnthropicBudget {
-        max_strict_tools: 20,
-        max_optional: 24,
-        max_unions: 16,
-    };
+    pub const ANTHROPIC: AnthropicBudget = AnthropicBudget::new(20, 24, 16);
+
+    /// A budget of `max_strict_tools` strict tools, `max_optional` optional parameters and `max_unions`
+    /// union-typed parameters per request.
+    pub const fn new(max_strict_tools: usize, max_optional: usize, max_unions: usize) -> Self {
+        AnthropicBudget {
+            max_strict_tools,
+            max_optional,
+            max_unions,
+        }
+    }
 }
 
 /// The strict profile of a rule set: present means strict requests are enforced.
@@ -273,7 +319,7 @@ impl RuleSet {
             forbid_null_type: false,
             forbidden: &[],
             strict: Some(StrictProfile::new(None, None)),
-            envelope: Envelope::Chat,
+            envelope: Envelope::CHAT,
         }
     }
 

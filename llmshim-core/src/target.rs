@@ -17,7 +17,7 @@ use crate::walk::NodeCtx;
 /// #[derive(Debug)]
 /// struct Acme;
 ///
-/// static ACME_RULES: RuleSet = RuleSet::new().with_envelope(Envelope::Chat).with_strict(None);
+/// static ACME_RULES: RuleSet = RuleSet::new().with_envelope(Envelope::CHAT).with_strict(None);
 ///
 /// impl TargetRules for Acme {
 ///     fn id(&self) -> &str {

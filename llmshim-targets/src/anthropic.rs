@@ -1,10 +1,22 @@
 //! Anthropic Messages (contract §4.6): shaped root without `not`, structured-output bounds, strict request budget.
 
+use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
 use llmshim_core::rules::{
     AnthropicBudget, Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
     StrictProfile,
 };
 use llmshim_core::{Nullable, RuleSet};
+
+use crate::Builtin;
+
+/// Anthropic Messages.
+pub static ANTHROPIC: Builtin = Builtin::new("anthropic", &RULES);
+
+/// Anthropic tools, `{"name", "description", "input_schema", "strict", "cache_control"}`: `strict` when requested,
+/// and the prompt-cache marker carried over from the source tool.
+pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Tool(ToolShape::new("input_schema")))
+    .with_strict(StrictKey::WhenRequested)
+    .with_carries(&["cache_control"]);
 
 /// The keys an Anthropic root may not keep (a root `not` and `if`/`then`/`else` stay).
 const ROOT: &[&str] = &["anyOf", "oneOf", "allOf", "enum"];
@@ -22,4 +34,4 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
         None,
         Some(AnthropicBudget::ANTHROPIC),
     )))
-    .with_envelope(Envelope::Anthropic);
+    .with_envelope(ENVELOPE);

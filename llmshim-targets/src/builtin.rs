@@ -10,8 +10,8 @@ pub struct Builtin {
 }
 
 impl Builtin {
-    pub(crate) const fn new(id: &'static str, rules: RuleSet) -> Self {
-        Builtin { id, rules }
+    pub(crate) const fn new(id: &'static str, rules: &RuleSet) -> Self {
+        Builtin { id, rules: *rules }
     }
 }
 

@@ -1,7 +1,23 @@
 //! Google Cloud Code Assist (contract §4.8): as Google, but nullable removed, combinators merged, no split.
 
+use llmshim_core::envelope::{EmptySchema, Wrapper};
 use llmshim_core::rules::{Envelope, Policy};
 use llmshim_core::{Nullable, RuleSet};
+
+use crate::Builtin;
+
+/// Google Cloud Code Assist.
+pub static CLOUD_CODE_ASSIST: Builtin = Builtin::new("cloud-code-assist", &RULES);
+
+/// Gemini's declarations inside the Code Assist request wrapper `{"model", "project", "user_prompt_id", "request"}`;
+/// an object schema without properties, and a declaration without any schema, is sent with `{"type": "object"}`,
+/// because a Claude model behind Code Assist needs an input schema.
+pub(crate) const ENVELOPE: Envelope = crate::google::ENVELOPE
+    .with_empty_schema(EmptySchema::Fixed(&[("type", "object")]))
+    .with_wrapper(Some(Wrapper::new(
+        "request",
+        &["model", "project", "user_prompt_id"],
+    )));
 
 /// The Cloud Code Assist rule set.
 pub(crate) const RULES: RuleSet = crate::google::RULES
@@ -10,4 +26,4 @@ pub(crate) const RULES: RuleSet = crate::google::RULES
     .with_isolate_any_of(false)
     .with_merge_combinators(true)
     .with_forbidden(&["anyOf", "allOf", "oneOf", "nullable"])
-    .with_envelope(Envelope::CodeAssist);
+    .with_envelope(ENVELOPE);

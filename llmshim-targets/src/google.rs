@@ -1,9 +1,24 @@
 //! Google Gemini `parameters` (contract §4.7): nullable markers, keep-list, value rules, split and isolation.
 
+use llmshim_core::envelope::{EmptySchema, Layout, ToolShape};
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
 };
 use llmshim_core::{Nullable, RuleSet};
+
+use crate::Builtin;
+
+/// Google Gemini.
+pub static GOOGLE: Builtin = Builtin::new("google", &RULES);
+
+/// Function declarations gathered in `[{"functionDeclarations": [{"name", "description", "parameters"}]}]`, never a
+/// `strict` key; an object schema without properties is left out, since Gemini rejects an empty `properties` map. A
+/// declaration's `parametersJsonSchema` (Gemini's JSON Schema dialect) is left as it is.
+pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Declarations {
+    list: "functionDeclarations",
+    declaration: ToolShape::new("parameters").with_alternates(&["parametersJsonSchema"]),
+})
+.with_empty_schema(EmptySchema::Omit);
 
 /// The keywords Gemini's schema accepts (contract §4.3.6).
 pub(crate) const KEEP: &[&str] = &[
@@ -46,4 +61,4 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_forbid_null_type(true)
     .with_forbidden(&["allOf", "oneOf"])
     .with_strict(None)
-    .with_envelope(Envelope::FunctionDeclarations);
+    .with_envelope(ENVELOPE);

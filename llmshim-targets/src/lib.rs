@@ -9,12 +9,11 @@
 //!
 //! ```
 //! use llmshim_core::TargetRules;
-//! use llmshim_core::rules::Envelope;
+//! use llmshim_core::envelope::StrictKey;
 //!
 //! assert_eq!(llmshim_targets::GOOGLE.id(), "google");
 //! assert!(llmshim_targets::GOOGLE.rules().strict.is_none());
-//! assert_eq!(llmshim_targets::OPENAI_RESPONSES.rules().envelope, Envelope::Flat);
-//! assert_eq!(llmshim_targets::BUILTIN.len(), 6);
+//! assert_eq!(llmshim_targets::OPENAI_RESPONSES.rules().envelope.strict, StrictKey::Always);
 //! ```
 //!
 //! # Should I use this crate?
@@ -31,29 +30,13 @@ mod openai_chat;
 mod openai_responses;
 pub mod passes;
 pub mod pattern;
+mod shapes;
 
+pub use anthropic::ANTHROPIC;
 pub use builtin::Builtin;
-use llmshim_core::TargetRules;
-
-/// OpenAI Chat Completions.
-pub static OPENAI_CHAT: Builtin = Builtin::new("openai-chat", openai_chat::RULES);
-/// OpenAI Responses.
-pub static OPENAI_RESPONSES: Builtin = Builtin::new("openai-responses", openai_responses::RULES);
-/// Anthropic Messages.
-pub static ANTHROPIC: Builtin = Builtin::new("anthropic", anthropic::RULES);
-/// Google Gemini.
-pub static GOOGLE: Builtin = Builtin::new("google", google::RULES);
-/// Google Cloud Code Assist.
-pub static CLOUD_CODE_ASSIST: Builtin = Builtin::new("cloud-code-assist", cloud_code_assist::RULES);
-/// MCP registries.
-pub static MCP: Builtin = Builtin::new("mcp", mcp::RULES);
-
-/// The six built-in targets, in the order of the contract (Chat, Responses, Anthropic, Google, CCA, MCP).
-pub static BUILTIN: [&'static dyn TargetRules; 6] = [
-    &OPENAI_CHAT,
-    &OPENAI_RESPONSES,
-    &ANTHROPIC,
-    &GOOGLE,
-    &CLOUD_CODE_ASSIST,
-    &MCP,
-];
+pub use cloud_code_assist::CLOUD_CODE_ASSIST;
+pub use google::GOOGLE;
+pub use mcp::MCP;
+pub use openai_chat::OPENAI_CHAT;
+pub use openai_responses::OPENAI_RESPONSES;
+pub use shapes::INPUT_SHAPES;

@@ -1,9 +1,18 @@
 //! MCP (contract §4.9): `$schema` set to 2020-12, empty `properties` added, nothing stripped, strict without limits.
 
+use llmshim_core::envelope::{Layout, ToolShape};
 use llmshim_core::rules::{
     Booleans, EmptyProperties, Envelope, Policy, Root, SchemaUri, StrictProfile,
 };
 use llmshim_core::{Nullable, RuleSet};
+
+use crate::Builtin;
+
+/// MCP registries.
+pub static MCP: Builtin = Builtin::new("mcp", &RULES);
+
+/// MCP tools, `{"name", "description", "inputSchema"}`, never a `strict` key.
+pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Tool(ToolShape::new("inputSchema")));
 
 /// The MCP rule set.
 pub(crate) const RULES: RuleSet = RuleSet::new()
@@ -13,4 +22,4 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_root(Root::Any)
     .with_empty_properties(EmptyProperties::Add)
     .with_strict(Some(StrictProfile::new(None, None)))
-    .with_envelope(Envelope::Mcp);
+    .with_envelope(ENVELOPE);

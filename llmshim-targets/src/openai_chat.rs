@@ -6,6 +6,11 @@ use llmshim_core::rules::{
 };
 use llmshim_core::{Nullable, RuleSet};
 
+use crate::Builtin;
+
+/// OpenAI Chat Completions.
+pub static OPENAI_CHAT: Builtin = Builtin::new("openai-chat", &RULES);
+
 /// The keys a Chat or Responses root may not keep.
 pub(crate) const OPENAI_ROOT: &[&str] = &["anyOf", "oneOf", "allOf", "enum", "not"];
 
@@ -19,4 +24,4 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_default_items(DefaultItems::Empty)
     .with_empty_properties(EmptyProperties::Add)
     .with_strict(Some(StrictProfile::new(Some(OpenAiLimits::OPENAI), None)))
-    .with_envelope(Envelope::Chat);
+    .with_envelope(Envelope::CHAT);

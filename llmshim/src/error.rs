@@ -4,8 +4,8 @@
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A target name that is not one of `chat`, `responses`, `anthropic`, `google`, `cca`, `mcp`.
-    #[error("unknown target {name:?} (expected chat, responses, anthropic, google, cca or mcp)")]
+    /// A target name that is not the command-line name of a built-in target.
+    #[error("unknown target {name:?} (expected {expected})", expected = crate::schema::Target::names_sentence())]
     UnknownTarget {
         /// The name given.
         name: String,

@@ -30,7 +30,7 @@ pub use mcp::normalize_mcp_tool;
 pub use normalizer::{Normalizer, SchemaMemo};
 pub use options::Options;
 pub use output::{OutputSchema, normalize_output_for};
-pub use target::{Custom, Target};
+pub use target::{BuiltinTarget, Custom, Target};
 
 use serde_json::Value;
 

@@ -13,7 +13,6 @@ use crate::{host, metadata};
 const START: &str = "<!-- bench:start -->";
 const END: &str = "<!-- bench:end -->";
 const COUNTS: [u64; 6] = [0, 1, 5, 10, 25, 50];
-const TARGETS: [&str; 6] = ["chat", "responses", "anthropic", "google", "cca", "mcp"];
 /// The workloads of the `validate` bench, with their README descriptions.
 const VALIDATE_WORKLOADS: [(&str, &str); 2] = [
     (
@@ -101,8 +100,13 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
     };
     let counts = read("corpus-counts.json");
     let validate_counts = read("validate-counts.json");
+    let targets: Vec<String> = crate::targets::read(root)?
+        .into_iter()
+        .map(|row| row.name)
+        .collect();
     let section = render(
         &measured,
+        &targets,
         counts.as_ref(),
         validate_counts.as_ref(),
         &machine(root),
@@ -187,6 +191,7 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 /// The results section in Markdown.
 fn render(
     measured: &[Measured],
+    targets: &[String],
     counts: Option<&Value>,
     validate_counts: Option<&Value>,
     machine: &str,
@@ -243,13 +248,13 @@ fn render(
         "| target | mode | uncached | cached | uncached / cached | tools | fell back | demoted | changed |"
     );
     let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
-    for target in TARGETS {
+    for target in targets {
         for mode in ["plain", "strict"] {
             let unc = mean(measured, &format!("corpus/{target}/{mode}/uncached"));
             let cac = mean(measured, &format!("corpus/{target}/{mode}/cached"));
             let row = counts.and_then(Value::as_array).and_then(|rows| {
                 rows.iter()
-                    .find(|r| r["target"] == target && r["mode"] == mode)
+                    .find(|r| r["target"] == target.as_str() && r["mode"] == mode)
             });
             let count = |k: &str| {
                 row.and_then(|r| r.get(k))
@@ -539,7 +544,7 @@ mod tests {
     #[test]
     fn the_stage_table_follows_the_existing_tables_inside_the_markers() {
         let measured = [measured("cache/fingerprint/mcp-tools", 1_000.0)];
-        let section = render(&measured, None, None, "Machine: test.");
+        let section = render(&measured, &["t".to_owned()], None, None, "Machine: test.");
         let validation = section
             .find("Local validation")
             .expect("the validation table");

@@ -13,6 +13,7 @@ mod ranks;
 mod release;
 mod reliability;
 mod suite;
+mod targets;
 mod tidy;
 
 use std::env;

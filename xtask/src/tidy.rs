@@ -5,6 +5,8 @@
 //! Only the counting allocator of two test binaries allows unsafe code (the workspace denies it everywhere else).
 //! No `.rs`, `.toml` or `.md` file has trailing whitespace.
 //! Every member manifest inherits the workspace lints and the workspace version.
+//! The facade, the command line, the benches, the test kit and xtask list no built-in target outside the table of
+//! built-in targets (see `targets`).
 //! Build output (the root's `target*` folders and any folder holding a `CACHEDIR.TAG`), fuzzing output
 //! and hidden folders other than `.cargo`, `.ci`, `.config` and `.github` are skipped.
 
@@ -123,6 +125,7 @@ pub(crate) fn check_workspace(root: &Path, packages: &[Package]) -> Result<Vec<P
             problems.push(problem(Some(first), message));
         }
     }
+    problems.extend(crate::targets::check(root)?);
     for package in packages {
         let rel = package
             .manifest_path

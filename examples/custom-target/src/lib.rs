@@ -1,8 +1,9 @@
-//! An example custom target: the Acme OpenAI-compatible provider, defined outside llmshim with `llmshim-core` only.
+//! An example custom target: the Acme provider, defined outside llmshim with `llmshim-core` only.
 //!
 //! Acme accepts a small keyword set, expresses null with a marker, rejects boolean subschemas and `const`, and
-//! enforces strict mode with limits smaller than OpenAI's. Everything but `const` is rule-set data; `const` is
-//! rewritten by a hook into a one-value `enum` (rule `acme.const-to-enum`).
+//! enforces strict mode with limits of its own, smaller than OpenAI's. Its tools have a shape of their own,
+//! `{"kind": "function", "name", "description", "arguments", "strict"}`, described by an envelope value. Everything
+//! but `const` is rule-set data; `const` is rewritten by a hook into a one-value `enum` (rule `acme.const-to-enum`).
 //!
 //! # Examples
 //!
@@ -21,6 +22,7 @@
 //!
 //! It is an example to copy: a real custom target lives in its own crate, like this one.
 
+use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, OpenAiLimits, Policy, Root, StrictProfile,
 };
@@ -42,8 +44,21 @@ const KEEP: &[&str] = &[
     "nullable",
 ];
 
-/// Acme's strict limits, smaller than OpenAI's.
-const LIMITS: OpenAiLimits = OpenAiLimits::OPENAI;
+/// Acme's strict limits, smaller than OpenAI's: 100 properties, 5 levels of nesting, 100 enum values and 15,000
+/// bytes of names and values in one schema; an enum of more than 50 values may hold 5,000 bytes of strings.
+pub const LIMITS: OpenAiLimits = OpenAiLimits::unlimited()
+    .with_max_properties(100)
+    .with_max_nesting(5)
+    .with_max_enum_values(100)
+    .with_max_string_bytes(15_000)
+    .with_large_enum(50, 5_000);
+
+/// Acme's tools: `{"kind": "function", "name", "description", "arguments", "strict"}`, with `strict` when it was
+/// requested.
+pub const ENVELOPE: Envelope = Envelope::new(Layout::Tool(
+    ToolShape::new("arguments").with_tag("kind", "function"),
+))
+.with_strict(StrictKey::WhenRequested);
 
 /// Acme's rule set.
 static RULES: RuleSet = RuleSet::new()
@@ -57,7 +72,7 @@ static RULES: RuleSet = RuleSet::new()
     .with_split_type_arrays(true)
     .with_forbidden(&["allOf", "oneOf", "const"])
     .with_strict(Some(StrictProfile::new(Some(LIMITS), None)))
-    .with_envelope(Envelope::Chat);
+    .with_envelope(ENVELOPE);
 
 /// The Acme target.
 #[derive(Debug)]

@@ -60,3 +60,61 @@ fn acme_entries_never_mix_with_other_targets_in_the_memo() {
     );
     assert_eq!(b["properties"]["c"], json!({"const": 1, "type": "integer"}));
 }
+
+#[test]
+fn acme_tools_are_written_in_acme_s_envelope() {
+    let options = Options::for_target(Target::custom(&acme_llmshim_target::ACME)).with_strict(true);
+    let mut request = json!({"tools": [
+        {"type": "function", "function": {"name": "find", "description": "Find", "parameters": {
+            "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]
+        }}},
+        {"kind": "function", "name": "ping", "arguments": {"type": "object", "properties": {}}, "strict": false},
+        {"type": "web_search"}
+    ]});
+    let report = Normalizer::default()
+        .without_memo()
+        .normalize_native_tools(&options, &mut request);
+    assert_eq!(
+        request,
+        json!({"tools": [
+            {"kind": "function", "name": "find", "description": "Find", "arguments": {
+                "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"],
+                "additionalProperties": false
+            }, "strict": true},
+            {"kind": "function", "name": "ping", "arguments": {"type": "object", "properties": {}}, "strict": false},
+            {"type": "web_search"}
+        ]})
+    );
+    let pointers: Vec<&str> = report.tools.iter().map(|t| t.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        ["/tools/0/function/parameters", "/tools/1/arguments"]
+    );
+    assert_eq!(
+        acme_llmshim_target::ENVELOPE.schema_pointer(None),
+        "/arguments"
+    );
+}
+
+#[test]
+fn acme_s_own_strict_limits_demote_what_openai_s_accept() {
+    // Six levels of nested objects: within OpenAI's ten, beyond Acme's five.
+    let mut schema = json!({"type": "string"});
+    for name in ["f", "e", "d", "c", "b", "a"] {
+        schema = json!({"type": "object", "properties": {name: schema}, "required": [name]});
+    }
+    let normalizer = Normalizer::default().without_memo();
+    let acme = Options::for_target(Target::custom(&acme_llmshim_target::ACME)).with_strict(true);
+    let mut out = schema.clone();
+    let report = normalizer.normalize_with(&acme, &mut out);
+    assert!(!report.strict, "{report:?}");
+    assert_eq!(
+        report.fallback_reason.map(|r| r.kind),
+        Some(llmshim::schema::FallbackKind::ProviderLimit)
+    );
+    assert_eq!(acme_llmshim_target::LIMITS.max_nesting, 5);
+
+    let chat = Options::for_target(Target::OpenAiChat).with_strict(true);
+    let mut out = schema;
+    assert!(normalizer.normalize_with(&chat, &mut out).strict);
+}

@@ -1,12 +1,19 @@
 //! `Target`: which wire dialect a schema is normalized for, built-in or custom.
 
+mod table;
+
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use llmshim_core::TargetRules;
 
-/// The wire dialect a schema is normalized for (contract §2.1).
+pub use table::BuiltinTarget;
+
+/// The wire dialect a schema is normalized for.
+///
+/// The built-in targets, their command-line names and their rule sets come from one table ([`Target::builtins`]);
+/// parsing, display, [`Target::BUILTIN`], the command line and the error texts all read it.
 ///
 /// ```
 /// use llmshim::schema::Target;
@@ -15,7 +22,7 @@ use llmshim_core::TargetRules;
 /// assert_eq!(Target::CloudCodeAssist.name(), "cca");
 /// assert!("gemini".parse::<Target>().is_err());
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Target {
     /// OpenAI Chat Completions (also OpenAI-compatible servers).
@@ -55,65 +62,72 @@ impl Hash for Custom {
 
 impl fmt::Debug for Custom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Custom").field(&self.0.id()).finish()
+        fmt::Debug::fmt(self.0.id(), f)
     }
 }
 
 impl Target {
-    /// Every built-in target, in the command line's order.
-    pub const BUILTIN: [Target; 6] = [
-        Target::OpenAiChat,
-        Target::OpenAiResponses,
-        Target::Anthropic,
-        Target::Google,
-        Target::CloudCodeAssist,
-        Target::Mcp,
-    ];
+    /// Every built-in target, in the table's order (the command line's).
+    pub const BUILTIN: [Target; table::TABLE.len()] = {
+        let mut out = [Target::Mcp; table::TABLE.len()];
+        let mut i = 0;
+        while i < out.len() {
+            out[i] = table::TABLE[i].target;
+            i += 1;
+        }
+        out
+    };
+
+    /// The table of built-in targets: variant, command-line name and rule set, one row each.
+    ///
+    /// ```
+    /// use llmshim::schema::Target;
+    ///
+    /// for row in Target::builtins() {
+    ///     assert_eq!(row.name.parse::<Target>().ok(), Some(row.target));
+    ///     assert_eq!(row.target.to_string(), row.name);
+    /// }
+    /// assert_eq!(Target::builtins().len(), Target::BUILTIN.len());
+    /// ```
+    pub fn builtins() -> &'static [BuiltinTarget] {
+        &table::TABLE
+    }
 
     /// A target defined by `rules`, which lives for the whole program (usually a `static`).
     pub fn custom(rules: &'static dyn TargetRules) -> Target {
         Target::Custom(Custom(rules))
     }
 
+    /// The table row of a built-in target; `None` for a custom one.
+    fn row(self) -> Option<&'static BuiltinTarget> {
+        table::TABLE.iter().find(|row| row.target == self)
+    }
+
     /// The target's rules.
     pub fn rules(self) -> &'static dyn TargetRules {
         match self {
-            Target::OpenAiChat => &llmshim_targets::OPENAI_CHAT,
-            Target::OpenAiResponses => &llmshim_targets::OPENAI_RESPONSES,
-            Target::Anthropic => &llmshim_targets::ANTHROPIC,
-            Target::Google => &llmshim_targets::GOOGLE,
-            Target::CloudCodeAssist => &llmshim_targets::CLOUD_CODE_ASSIST,
-            Target::Mcp => &llmshim_targets::MCP,
             Target::Custom(Custom(rules)) => rules,
+            _ => match self.row() {
+                Some(row) => row.rules,
+                // Every built-in variant has a row; the table's tests hold it to that.
+                None => table::TABLE[0].rules,
+            },
         }
     }
 
-    /// The command-line name (`chat`, `responses`, `anthropic`, `google`, `cca`, `mcp`), or a custom target's id.
+    /// The command-line name from the table of built-in targets ([`Target::builtins`]), or `custom` for a custom
+    /// target.
     pub fn name(self) -> &'static str {
-        match self {
-            Target::OpenAiChat => "chat",
-            Target::OpenAiResponses => "responses",
-            Target::Anthropic => "anthropic",
-            Target::Google => "google",
-            Target::CloudCodeAssist => "cca",
-            Target::Mcp => "mcp",
-            Target::Custom(_) => "custom",
-        }
+        self.row().map_or("custom", |row| row.name)
     }
-}
 
-impl fmt::Debug for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Target::Custom(c) => c.fmt(f),
-            other => f.write_str(match other {
-                Target::OpenAiChat => "OpenAiChat",
-                Target::OpenAiResponses => "OpenAiResponses",
-                Target::Anthropic => "Anthropic",
-                Target::Google => "Google",
-                Target::CloudCodeAssist => "CloudCodeAssist",
-                _ => "Mcp",
-            }),
+    /// The command-line names of the built-in targets as an English list: `a, b, … or z`.
+    pub fn names_sentence() -> String {
+        let names: Vec<&str> = table::TABLE.iter().map(|row| row.name).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            Some((last, _)) => (*last).to_owned(),
+            None => String::new(),
         }
     }
 }
@@ -131,9 +145,10 @@ impl FromStr for Target {
     type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Target::BUILTIN
-            .into_iter()
-            .find(|t| t.name() == s)
+        table::TABLE
+            .iter()
+            .find(|row| row.name == s)
+            .map(|row| row.target)
             .ok_or_else(|| crate::Error::UnknownTarget { name: s.to_owned() })
     }
 }

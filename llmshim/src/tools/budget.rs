@@ -1,0 +1,104 @@
+//! The Anthropic request budget: strict tools beyond it are sent without strict.
+
+use llmshim_core::rules::AnthropicBudget;
+use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason};
+use serde_json::Value;
+
+use crate::schema::pipeline::fallback;
+use crate::schema::{Normalizer, Options};
+use crate::tools::normalize::{Pending, not_object};
+
+/// The structured-output schema an Anthropic request already carries; it counts against the budget first.
+pub(crate) fn request_output_schema(request: &Value) -> Option<&Value> {
+    request
+        .get("output_config")?
+        .get("format")?
+        .get("schema")
+        .filter(|s| s.is_object())
+}
+
+impl Normalizer {
+    /// Anthropic limits the strict tools of one request, and their optional and union-typed parameters together:
+    /// in tool order, a strict tool that would pass a limit is normalized again without strict and reported with
+    /// `provider_limit` and `anthropic.request-budget`; later tools are still tried.
+    pub(crate) fn apply_request_budget(
+        &self,
+        options: &Options,
+        output: Option<&Value>,
+        pending: &mut [Pending],
+        budget: AnthropicBudget,
+    ) {
+        let (mut tools, mut optional, mut unions) = (0usize, 0usize, 0usize);
+        if let Some(schema) = output {
+            optional += llmshim_strict::optional_count(schema);
+            unions += llmshim_strict::union_count(schema);
+        }
+        for p in pending.iter_mut() {
+            if !p.report.strict {
+                continue;
+            }
+            let Some(schema) = &p.schema else {
+                continue;
+            };
+            let (o, u) = (
+                llmshim_strict::optional_count(schema),
+                llmshim_strict::union_count(schema),
+            );
+            let over = if tools + 1 > budget.max_strict_tools {
+                Some(format!(
+                    "more than {} strict tools in one request",
+                    budget.max_strict_tools
+                ))
+            } else if optional + o > budget.max_optional {
+                Some(format!(
+                    "more than {} optional parameters in one request ({})",
+                    budget.max_optional,
+                    optional + o
+                ))
+            } else if unions + u > budget.max_unions {
+                Some(format!(
+                    "more than {} union-typed parameters in one request ({})",
+                    budget.max_unions,
+                    unions + u
+                ))
+            } else {
+                None
+            };
+            match over {
+                None => {
+                    tools += 1;
+                    optional += o;
+                    unions += u;
+                }
+                Some(message) => {
+                    let mut schema = p.original.clone().unwrap_or(Value::Null);
+                    let mut report =
+                        self.normalize_with(&options.clone().with_strict(false), &mut schema);
+                    if !report.bypassed
+                        && schema.get("type").and_then(Value::as_str) != Some("object")
+                    {
+                        schema = fallback();
+                        report = not_object();
+                    }
+                    report.strict = false;
+                    if report.fallback_reason.is_none() {
+                        report.fallback_reason = Some(FallbackReason::new(
+                            FallbackKind::ProviderLimit,
+                            "",
+                            message,
+                        ));
+                    }
+                    if options.diagnostics {
+                        report.changes.push(Change::new(
+                            "",
+                            "anthropic.request-budget",
+                            ChangeKind::Relaxed,
+                        ));
+                    }
+                    p.schema = Some(schema);
+                    p.report = report;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Writing one function tool in a target's envelope: edited in place, or rebuilt from a tool of another shape.
+//!
+//! Everything here reads the [`Envelope`] value of the target's rule set; no function knows a provider.
+
+use llmshim_core::envelope::{StrictKey, ToolShape, Wrapper};
+use llmshim_core::json;
+use llmshim_core::rules::Envelope;
+use serde_json::{Map, Value};
+
+use crate::tools::normalize::Pending;
+
+/// The key a tool's strictness is written under.
+const STRICT: &str = "strict";
+
+/// Sets `key` on `map` to `value`, reporting whether the map changed.
+fn put(map: &mut Map<String, Value>, key: &str, value: Value) -> bool {
+    if map.get(key) == Some(&value) {
+        return false;
+    }
+    // The replaced value is taken apart without recursion: it may be a schema too deep to drop recursively.
+    if let Some(old) = map.insert(key.to_owned(), value) {
+        json::dismantle(old);
+    }
+    true
+}
+
+/// Removes `key` from `map`, reporting whether it was there.
+fn take(map: &mut Map<String, Value>, key: &str) -> bool {
+    json::remove(map, key).map(json::dismantle).is_some()
+}
+
+/// The `strict` value a pending tool is sent with, if any.
+pub(crate) fn strict_value(envelope: &Envelope, p: &Pending) -> Option<bool> {
+    envelope.strict_value(p.requested, p.has_schema.then_some(&p.report))
+}
+
+/// Writes a pending tool's schema and `strict` into the object holding its fields: the schema replaced (or left out,
+/// by the envelope's empty-schema rule; a function without any schema, not even under an alternate key, gets what
+/// that rule gives absent schemas), `strict` written when the envelope says so and removed when it never writes one
+/// or nothing was normalized; returns whether the object changed.
+fn edit_fields(
+    fields: &mut Map<String, Value>,
+    shape: ToolShape,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) -> bool {
+    let mut changed = false;
+    let key = shape.schema;
+    match p.schema.take() {
+        Some(schema) => match (envelope.empty_schema.apply(schema), p.taken) {
+            // The slot holds the `null` left when the schema was moved out; the report says whether it changed.
+            (Some(schema), true) => {
+                changed |= p.report.changed;
+                fields.insert(key.to_owned(), schema);
+            }
+            (Some(schema), false) => changed |= put(fields, key, schema),
+            (None, _) => changed |= take(fields, key),
+        },
+        None if shape.alternates.iter().any(|k| fields.contains_key(*k)) => {}
+        None => {
+            if let Some(schema) = envelope.empty_schema.absent() {
+                changed |= put(fields, key, schema);
+            }
+        }
+    }
+    match strict {
+        Some(s) => changed |= put(fields, STRICT, Value::Bool(s)),
+        None if envelope.strict == StrictKey::Never || !p.has_schema => {
+            changed |= take(fields, STRICT);
+        }
+        None => {}
+    }
+    changed
+}
+
+/// A tool already in the envelope's shape: the extras it does not carry are dropped, the schema is replaced and
+/// `strict` follows the envelope; every other field stays.
+pub(crate) fn edit_tool(
+    tool: &mut Value,
+    shape: ToolShape,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) -> bool {
+    let mut changed = false;
+    let Some(map) = tool.as_object_mut() else {
+        return false;
+    };
+    for extra in Envelope::EXTRAS {
+        if !envelope.keeps_extra(extra) {
+            changed |= take(map, extra);
+        }
+    }
+    let Some(fields) = shape.fields_mut(tool) else {
+        return changed;
+    };
+    changed | edit_fields(fields, shape, p, envelope, strict)
+}
+
+/// A declaration inside an existing declarations element, edited in place.
+pub(crate) fn edit_declaration(
+    element: &mut Value,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) -> bool {
+    let shape = envelope.function_shape();
+    let Some(fields) = envelope
+        .function_mut(element, p.declaration)
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    edit_fields(fields, shape, p, envelope, strict)
+}
+
+/// The fields a rebuilt tool keeps, moved out of the tool they came from.
+struct Parts {
+    name: Value,
+    description: Option<Value>,
+    extras: Vec<(&'static str, Value)>,
+}
+
+/// Takes `tool`, of shape `from`, apart into the fields a rebuilt tool keeps (a holder's name and description come
+/// from the holder); every other field is dropped without recursion. One pass over the members, no lookups.
+fn parts(tool: Value, from: ToolShape) -> Parts {
+    let mut parts = Parts {
+        name: Value::Null,
+        description: None,
+        extras: Vec::new(),
+    };
+    let Value::Object(map) = tool else {
+        json::dismantle(tool);
+        return parts;
+    };
+    let nested = from.holder.is_some();
+    for (key, value) in map {
+        if let Some(extra) = Envelope::EXTRAS.iter().find(|e| **e == key) {
+            parts.extras.push((extra, value));
+            continue;
+        }
+        match (key.as_str(), value) {
+            (k, Value::Object(holder)) if nested && Some(k) == from.holder => {
+                for (key, value) in holder {
+                    match key.as_str() {
+                        "name" => parts.name = value,
+                        "description" => parts.description = Some(value),
+                        _ => json::dismantle(value),
+                    }
+                }
+            }
+            ("name", value) if !nested => parts.name = value,
+            ("description", value) if !nested => parts.description = Some(value),
+            (_, value) => json::dismantle(value),
+        }
+    }
+    parts
+}
+
+/// A tool of shape `from`, rebuilt in shape `to` of the envelope: the tag first, then the name, the description,
+/// the schema (by the empty-schema rule) and `strict` (in the holder, if `to` has one), then the carried extras.
+/// `tool` is consumed.
+pub(crate) fn build(
+    tool: Value,
+    from: ToolShape,
+    to: ToolShape,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) -> Value {
+    let Parts {
+        name,
+        description,
+        extras,
+    } = parts(tool, from);
+    let mut fields = Map::with_capacity(4);
+    fields.insert("name".to_owned(), name);
+    if let Some(d) = description {
+        fields.insert("description".to_owned(), d);
+    }
+    let schema = match p.schema.take() {
+        Some(s) => envelope.empty_schema.apply(s),
+        None => envelope.empty_schema.absent(),
+    };
+    if let Some(s) = schema {
+        fields.insert(to.schema.to_owned(), s);
+    }
+    if let Some(s) = strict {
+        fields.insert(STRICT.to_owned(), Value::Bool(s));
+    }
+    let mut m = Map::with_capacity(3);
+    if let Some((key, value)) = to.tag {
+        m.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+    match to.holder {
+        Some(holder) => {
+            m.insert(holder.to_owned(), Value::Object(fields));
+        }
+        None => m.extend(fields),
+    }
+    for (key, value) in extras {
+        if envelope.keeps_extra(key) {
+            m.insert(key.to_owned(), value);
+        } else {
+            json::dismantle(value);
+        }
+    }
+    Value::Object(m)
+}
+
+/// Moves the request into the envelope's wrapper unless it already is in one; returns whether it moved.
+pub(crate) fn wrap(request: &mut Value, wrapper: Wrapper) -> bool {
+    let Some(map) = request.as_object_mut() else {
+        return false;
+    };
+    if map.get(wrapper.member).is_some_and(Value::is_object) {
+        return false;
+    }
+    let mut outer = Map::new();
+    for key in wrapper.hoisted {
+        if let Some(v) = json::remove(map, key) {
+            outer.insert((*key).to_owned(), v);
+        }
+    }
+    outer.insert(
+        wrapper.member.to_owned(),
+        Value::Object(std::mem::take(map)),
+    );
+    *map = outer;
+    true
+}

@@ -1,0 +1,274 @@
+//! Normalizing each function tool's schema on its own: one bad tool falls back alone.
+
+use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
+use llmshim_core::rules::Envelope;
+use llmshim_core::walk::HARD_MAX_DEPTH;
+use llmshim_core::{FallbackKind, FallbackReason, Normalization, json};
+use serde_json::Value;
+
+use crate::schema::pipeline::fallback;
+use crate::schema::{Normalizer, Options};
+use crate::tools::classify::{Kind, MCP_SCHEMA, classify};
+
+/// One function tool on its way through: where it came from, its normalized schema and its report.
+#[derive(Debug)]
+pub(crate) struct Pending {
+    /// The shape the tool had in the input (a declaration's shape for a declaration).
+    pub(crate) shape: ToolShape,
+    /// The tool was a raw MCP tool, converted to a chat tool before translation.
+    pub(crate) from_mcp: bool,
+    /// The tool's index in `tools`.
+    pub(crate) index: usize,
+    /// The declaration's index inside its element, for a declaration edited in place.
+    pub(crate) declaration: Option<usize>,
+    /// Strict was requested for the tool.
+    pub(crate) requested: bool,
+    /// The tool has a schema key.
+    pub(crate) has_schema: bool,
+    /// The schema was moved out of the tool (its slot holds `null` until assembly puts the result back), so
+    /// whether the tool changed is the report's `changed`, not a comparison with the slot.
+    pub(crate) taken: bool,
+    /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
+    pub(crate) original: Option<Value>,
+    /// The normalized schema, until assembly moves it into the tool.
+    pub(crate) schema: Option<Value>,
+    /// The schema's report, until assembly moves it into the tools report.
+    pub(crate) report: Normalization,
+}
+
+impl Pending {
+    /// Where the schema stood in the input request; `prefix` is the request body's pointer (inside a wrapper).
+    pub(crate) fn pointer(&self, prefix: &str, envelope: &Envelope) -> String {
+        let mut p = String::with_capacity(prefix.len() + 40);
+        p.push_str(prefix);
+        {
+            use std::fmt::Write as _;
+            // An index is digits only, so it needs no escaping.
+            let _ = write!(p, "/tools/{}", self.index);
+        }
+        if self.declaration.is_some() {
+            p.push_str(&envelope.schema_pointer(self.declaration));
+        } else if self.from_mcp {
+            llmshim_core::pointer::push_token(&mut p, MCP_SCHEMA);
+        } else {
+            self.shape.push_schema_tokens(&mut p);
+        }
+        p
+    }
+}
+
+/// The report of a schema replaced by the fallback because it does not describe an object: tool parameters must.
+///
+/// `changed` is always true: an input equal to the fallback normalizes to an object and never gets here.
+pub(crate) fn not_object() -> Normalization {
+    let mut report = Normalization::default();
+    report.changed = true;
+    report.used_fallback = true;
+    report.fallback_reason = Some(FallbackReason::new(
+        FallbackKind::NotObject,
+        "",
+        "tool parameters must describe an object",
+    ));
+    report
+}
+
+/// Carries a raw MCP tool's first-pass fallback into its final report.
+pub(crate) fn merge_pre(report: &mut Normalization, first: &Normalization) {
+    report.changed |= first.changed;
+    if !first.changes.is_empty() {
+        let later = std::mem::take(&mut report.changes);
+        report.changes = first.changes.iter().cloned().chain(later).collect();
+    }
+    if first.used_fallback {
+        report.used_fallback = true;
+        if report.fallback_reason.is_none() {
+            report.fallback_reason.clone_from(&first.fallback_reason);
+        }
+    }
+}
+
+impl Normalizer {
+    /// Raw MCP tools become canonical chat tools after the MCP tool normalization; returns each converted tool's
+    /// report.
+    pub(crate) fn convert_mcp_tools(
+        &self,
+        options: &Options,
+        tools: Option<&mut Vec<Value>>,
+        changed: &mut bool,
+    ) -> Vec<(usize, Normalization)> {
+        let mut out = Vec::new();
+        let Some(tools) = tools else {
+            return out;
+        };
+        for (index, tool) in tools.iter_mut().enumerate() {
+            if !llmshim_mcp::is_mcp_tool(tool) {
+                continue;
+            }
+            let normalization = self.normalize_mcp_tool_with(options, tool);
+            *tool = llmshim_mcp::into_chat_tool(std::mem::take(tool));
+            *changed = true;
+            out.push((index, normalization));
+        }
+        out
+    }
+
+    /// Normalizes every function tool (and every declaration) of `tools`: whether strict is requested, the schema
+    /// normalized with it, and a result that does not describe an object replaced by the fallback.
+    pub(crate) fn normalize_tools(
+        &self,
+        options: &Options,
+        envelope: &Envelope,
+        tools: &mut [Value],
+        bypassed: bool,
+        pre: &[(usize, Normalization)],
+    ) -> Vec<Pending> {
+        let mut pending = Vec::new();
+        for (index, tool) in tools.iter_mut().enumerate() {
+            match classify(tool, envelope) {
+                Kind::Other => {}
+                Kind::Declarations => {
+                    let Some(decls) = envelope.declarations(tool) else {
+                        continue;
+                    };
+                    let shape = envelope.function_shape();
+                    for (d, decl) in decls.iter().enumerate() {
+                        if !decl.is_object() {
+                            continue;
+                        }
+                        let mut p = self.normalize_one(options, shape, decl, false, bypassed);
+                        // A declaration's schema was copied, not moved: its entry is edited in place.
+                        p.index = index;
+                        p.declaration = Some(d);
+                        pending.push(p);
+                    }
+                }
+                Kind::Function(shape) => {
+                    // A raw MCP tool whose schema already fell back in the MCP pass is sent non-strict, like any
+                    // other tool that fell back: the model could only call it with an empty object.
+                    let fell_back = pre.iter().any(|(i, r)| *i == index && r.used_fallback);
+                    // A tool in the shape of an envelope that never carries `strict` has no strictness of its
+                    // own to read (an MCP tool's `strict` is not a field of MCP).
+                    let own = if envelope.strict == StrictKey::Never
+                        && envelope.layout == Layout::Tool(shape)
+                    {
+                        None
+                    } else {
+                        shape.strict(tool)
+                    };
+                    let requested = own.unwrap_or(options.strict);
+                    let mut p = self.normalize_moved(
+                        options,
+                        shape,
+                        tool,
+                        requested && !fell_back,
+                        bypassed,
+                    );
+                    p.requested = requested;
+                    p.index = index;
+                    pending.push(p);
+                }
+            }
+        }
+        pending
+    }
+
+    /// [`Normalizer::normalize_one`] for a tool whose schema assembly puts back or moves into a rebuilt tool: the
+    /// schema is moved out of the tool instead of copied (a schema too deep to walk stays where it is).
+    fn normalize_moved(
+        &self,
+        options: &Options,
+        shape: ToolShape,
+        tool: &mut Value,
+        requested: bool,
+        bypassed: bool,
+    ) -> Pending {
+        let movable = shape
+            .schema_mut(tool)
+            .is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_some());
+        if !movable {
+            return self.normalize_one(options, shape, tool, requested, bypassed);
+        }
+        let schema = shape.schema_mut(tool).map(std::mem::take);
+        let mut p = self.normalize_schema(options, shape, schema, requested, bypassed);
+        p.taken = true;
+        p
+    }
+
+    fn normalize_one(
+        &self,
+        options: &Options,
+        shape: ToolShape,
+        tool: &Value,
+        requested: bool,
+        bypassed: bool,
+    ) -> Pending {
+        let schema = shape.schema(tool);
+        if schema.is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_none()) {
+            // Too deep to copy, compare or drop recursively: it falls back without being touched (even under
+            // bypass, since no provider accepts such a schema), and the placeholder original is never read as one.
+            let mut report = Normalization::default();
+            report.changed = true;
+            report.used_fallback = true;
+            report.fallback_reason = Some(FallbackReason::new(
+                FallbackKind::BudgetDepth,
+                "",
+                format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+            ));
+            return Pending {
+                shape,
+                from_mcp: false,
+                index: 0,
+                declaration: None,
+                requested,
+                has_schema: true,
+                taken: false,
+                original: None,
+                schema: Some(fallback()),
+                report,
+            };
+        }
+        self.normalize_schema(options, shape, schema.cloned(), requested, bypassed)
+    }
+
+    /// Normalizes a tool's schema (or its absence) into a pending tool; the schema is within the walker's depth.
+    fn normalize_schema(
+        &self,
+        options: &Options,
+        shape: ToolShape,
+        mut schema: Option<Value>,
+        requested: bool,
+        bypassed: bool,
+    ) -> Pending {
+        let mut report = Normalization::default();
+        let has_schema = schema.is_some();
+        let budgeted = requested
+            && options
+                .target
+                .rules()
+                .rules()
+                .strict
+                .is_some_and(|s| s.anthropic_budget.is_some());
+        let original = if budgeted { schema.clone() } else { None };
+        if let Some(s) = schema.as_mut() {
+            report = self.normalize_with(&options.clone().with_strict(requested), s);
+            if !bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
+                *s = fallback();
+                report = not_object();
+            }
+        } else if bypassed {
+            report.bypassed = true;
+        }
+        Pending {
+            shape,
+            from_mcp: false,
+            index: 0,
+            declaration: None,
+            requested,
+            has_schema,
+            taken: false,
+            original,
+            schema,
+            report,
+        }
+    }
+}
