@@ -1,7 +1,7 @@
 //! Provider rule sets for llmshim: OpenAI Chat and Responses, Anthropic, Google Gemini, Cloud Code Assist and MCP.
 //!
 //! Each built-in target is [`RuleSet`](llmshim_core::RuleSet) data behind the same
-//! [`TargetRules`] interface a custom target implements; the passes in [`passes`] apply
+//! [`TargetRules`](llmshim_core::TargetRules) interface a custom target implements; the passes in [`passes`] apply
 //! any rule set inside the one walk that `llmshim` composes. No schema logic is copied per provider: the six
 //! built-ins differ only in data.
 //!
