@@ -421,14 +421,14 @@ mod tests {
                 {"case": "b @ chat", "pointer": "", "message": "reference cycle"}
             ]},
             {"kind": "target_unsupported", "why": "the target cannot say it", "cases": [
-                {"case": "c @ google", "pointer": "/anyOf", "message": "anyOf: branches have"}
+                {"case": "c @ other", "pointer": "/anyOf", "message": "anyOf: branches have"}
             ]}
         ]}))
         .expect("the list parses")
     }
 
     fn ran() -> Vec<String> {
-        ["a @ chat", "b @ chat", "c @ google", "d @ chat"]
+        ["a @ chat", "b @ chat", "c @ other", "d @ chat"]
             .iter()
             .map(|s| (*s).to_owned())
             .collect()
@@ -444,7 +444,7 @@ mod tests {
             ),
             Observed::new("b @ chat", "ref_cycle", "", "reference cycle at #"),
             Observed::new(
-                "c @ google",
+                "c @ other",
                 "target_unsupported",
                 "/anyOf",
                 "anyOf: branches have different types",
