@@ -1,12 +1,14 @@
-//! Step W19, the rule set's part: the keep-list and the Anthropic structured-output bounds (§4.3.6, §4.3.7).
+//! Step W19, the rule set's part: the keep-list, the Google-family string `const`, and the Anthropic structured-output
+//! bounds.
 
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::walk::{Flow, NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-/// W19: removes every key outside the rule set's keep-list (lifting those on the lift list), then, for a
-/// structured-output schema on a rule set with output bounds, lifts the numeric and length bounds.
+/// W19: with the Google-family value rules, turns a string `const` on a string node into a one-value `enum`
+/// (`google.const-to-enum`); removes every key outside the rule set's keep-list (lifting those on the lift list);
+/// then, for a structured-output schema on a rule set with output bounds, lifts the numeric and length bounds.
 #[derive(Clone, Copy, Debug)]
 pub struct KeepList<'r> {
     rules: &'r RuleSet,
@@ -38,6 +40,9 @@ impl Pass for KeepList<'_> {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
+        if self.rules.google_values && const_to_enum(map) {
+            cx.record(CONST_TO_ENUM, ChangeKind::Rewritten, Some("const"));
+        }
         if let Some(keep) = self.rules.keep {
             let stripped: Vec<String> = map
                 .keys()
@@ -70,5 +75,89 @@ impl Pass for KeepList<'_> {
             }
         }
         Ok(Flow::Continue)
+    }
+}
+
+/// The rule id of a string `const` written as a one-value `enum`.
+const CONST_TO_ENUM: &str = "google.const-to-enum";
+
+/// `google.const-to-enum`: Gemini has no `const`, but a one-value `enum` says the same on a string node, so the model
+/// keeps the allowed value as a constraint instead of reading it in the description.
+///
+/// On a node whose `type` is `"string"` (given or inferred), a string `const` becomes `enum: [value]` at the
+/// `const`'s position; when the node already has an `enum`, the `enum` keeps only the values equal to the `const`
+/// and the `const` goes. When the `enum` holds no such value (nothing is valid), or is not an array, nothing changes
+/// and the keep-list lifts the `const` as before. Returns whether the node changed.
+fn const_to_enum(map: &mut Map<String, Value>) -> bool {
+    let Some(Value::String(text)) = map.get("const") else {
+        return false;
+    };
+    if map.get("type").and_then(Value::as_str) != Some("string") {
+        return false;
+    }
+    let value = Value::String(text.clone());
+    match map.get("enum") {
+        None => {
+            json::rename_in_place(map, "const", "enum");
+            json::set(map, "enum", Value::Array(vec![value]));
+            true
+        }
+        Some(Value::Array(values)) => {
+            let kept: Vec<Value> = values.iter().filter(|v| **v == value).cloned().collect();
+            if kept.is_empty() {
+                return false;
+            }
+            json::set(map, "enum", Value::Array(kept));
+            json::remove(map, "const");
+            true
+        }
+        Some(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::const_to_enum;
+
+    fn apply(mut node: Value) -> (bool, Value) {
+        let changed = node.as_object_mut().is_some_and(const_to_enum);
+        (changed, node)
+    }
+
+    #[test]
+    fn a_string_const_becomes_a_one_value_enum_in_place() {
+        let (changed, node) =
+            apply(json!({"type": "string", "const": "cn", "description": "China"}));
+        assert!(changed);
+        assert_eq!(
+            serde_json::to_string(&node).ok().as_deref(),
+            Some(r#"{"type":"string","enum":["cn"],"description":"China"}"#)
+        );
+    }
+
+    #[test]
+    fn an_existing_enum_keeps_the_values_equal_to_the_const() {
+        let (changed, node) =
+            apply(json!({"type": "string", "enum": ["a", "b", "a"], "const": "a"}));
+        assert!(changed);
+        assert_eq!(node, json!({"type": "string", "enum": ["a", "a"]}));
+        // No value left: the const stays for the keep-list to lift.
+        let input = json!({"type": "string", "enum": ["a"], "const": "z"});
+        assert_eq!(apply(input.clone()), (false, input));
+    }
+
+    #[test]
+    fn other_consts_are_left_for_the_lift() {
+        for input in [
+            json!({"type": "integer", "const": 3}),
+            json!({"type": "string", "const": 3}),
+            json!({"const": "x"}),
+            json!({"type": ["string", "null"], "const": "x"}),
+            json!({"type": "string", "const": "x", "enum": "x"}),
+        ] {
+            assert_eq!(apply(input.clone()), (false, input));
+        }
     }
 }

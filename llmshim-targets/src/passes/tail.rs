@@ -70,8 +70,8 @@ fn is_null_type(branch: &Value) -> bool {
     branch.get("type").and_then(Value::as_str) == Some("null")
 }
 
-/// §4.3.13: an `anyOf` of one live branch and null branches becomes the live branch's keys (the node wins).
-/// Returns whether it did.
+/// `google.collapse-nullable`: an `anyOf` of one live branch and null branches becomes the live branch's keys (the
+/// node wins), except `description`, which joins the node's own text and the branch's. Returns whether it did.
 fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     let Some(Value::Array(branches)) = map.get("anyOf") else {
         return false;
@@ -84,10 +84,14 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
         return false;
     };
     json::remove(map, "anyOf");
+    let joined = joined_description(map, [branch.get("description")]);
     for (key, value) in branch {
         if !map.contains_key(&key) {
             map.insert(key, value);
         }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
     }
     if cx.settings().nullable == Nullable::Marker {
         json::set(map, "nullable", Value::Bool(true));
@@ -100,8 +104,10 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     true
 }
 
-/// §4.3.14: the branches of `combinator` merge into one schema of their shared type, appended where the node lacks
-/// a key. Returns whether the combinator was there to merge.
+/// `cca.merge-combinator`: the branches of `combinator` merge into one schema of their shared type, appended where
+/// the node lacks a key. `enum` arrays unite (`anyOf`, `oneOf`) or intersect (`allOf`), and the description is the
+/// node's own text followed by every branch's, so that the values and constraints the branches held in their
+/// descriptions stay with the node. Returns whether the combinator was there to merge.
 fn merge(
     map: &mut Map<String, Value>,
     combinator: &str,
@@ -126,7 +132,6 @@ fn merge(
     };
     let mut merged = Map::new();
     merged.insert("type".to_owned(), Value::String(ty.clone()));
-    let mut descriptions: Vec<String> = Vec::new();
     let mut required: Option<Vec<Value>> = None;
     for branch in &branches {
         let Some(b) = branch.as_object() else {
@@ -137,7 +142,8 @@ fn merge(
         }
         for (key, value) in b {
             match key.as_str() {
-                "type" => {}
+                // The type is the first branch's, and the descriptions are joined below.
+                "type" | "description" => {}
                 "required" => {
                     let names = value.as_array().cloned().unwrap_or_default();
                     required = Some(match required.take() {
@@ -177,9 +183,37 @@ fn merge(
                         }
                     }
                 }
-                "description" => {
-                    if let Some(text) = value.as_str() {
-                        descriptions.push(text.to_owned());
+                "enum" if value.is_array() => {
+                    let Value::Array(values) = value else {
+                        continue;
+                    };
+                    match merged.get_mut("enum") {
+                        Some(Value::Array(acc)) if combinator == "allOf" => {
+                            acc.retain(|v| values.contains(v));
+                            if acc.is_empty() {
+                                return Err(unsupported(
+                                    cx,
+                                    "the enum values have no value in common",
+                                ));
+                            }
+                        }
+                        Some(Value::Array(acc)) => {
+                            for v in values {
+                                if !acc.contains(v) {
+                                    acc.push(v.clone());
+                                }
+                            }
+                        }
+                        Some(_) => return Err(unsupported(cx, "enum differs between branches")),
+                        None => {
+                            let mut distinct: Vec<Value> = Vec::new();
+                            for v in values {
+                                if !distinct.contains(v) {
+                                    distinct.push(v.clone());
+                                }
+                            }
+                            merged.insert("enum".to_owned(), Value::Array(distinct));
+                        }
                     }
                 }
                 _ => match merged.get(key) {
@@ -197,11 +231,13 @@ fn merge(
             required = Some(Vec::new());
         }
     }
-    if !descriptions.is_empty() {
-        merged.insert(
-            "description".to_owned(),
-            Value::String(descriptions.join(" ").trim().to_owned()),
-        );
+    // The joined description replaces the node's own in place; a node without one gets it among the merged keys, before
+    // `required`.
+    let mut joined = joined_description(map, branches.iter().map(|b| b.get("description")));
+    if !map.contains_key("description")
+        && let Some(text) = joined.take()
+    {
+        merged.insert("description".to_owned(), Value::String(text));
     }
     if ty == "object" {
         merged.insert(
@@ -215,12 +251,43 @@ fn merge(
             map.insert(key, value);
         }
     }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
     cx.record(
         "cca.merge-combinator",
         ChangeKind::Rewritten,
         Some(combinator),
     );
     Ok(true)
+}
+
+/// The node's own string description followed by the string descriptions of `branches`, each trimmed, the empty ones
+/// skipped, joined with single spaces; `None` when no branch has a description to add (the node keeps its own).
+fn joined_description<'a>(
+    node: &Map<String, Value>,
+    branches: impl IntoIterator<Item = Option<&'a Value>>,
+) -> Option<String> {
+    let added: Vec<&str> = branches
+        .into_iter()
+        .filter_map(|d| d.and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if added.is_empty() {
+        return None;
+    }
+    let own = node
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    Some(
+        own.into_iter()
+            .chain(added)
+            .collect::<Vec<&str>>()
+            .join(" "),
+    )
 }
 
 /// §4.3.15: `required` names that are not properties are removed, and an empty `required` with them.

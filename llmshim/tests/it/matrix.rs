@@ -418,14 +418,34 @@ fn row_enum_empty() {
     );
 }
 
-/// Row "`const`": keep, keep, keep, lift, lift, keep.
+/// Row "`const`": keep, keep, keep, enum, enum, keep (a string `const` on a string node is a one-value `enum` on
+/// Google and Code Assist, `google.const-to-enum`; row "`const` not a string" shows the lift).
 #[test]
 fn row_const() {
-    let lifted = prop(json!({"type": "string", "description": "(const: \"x\")"}));
-    let lift_changes: &[&str] = &["lifted target.keyword /properties/a/const"];
+    let one_value = prop(json!({"type": "string", "enum": ["x"]}));
+    let changes: &[&str] = &["rewritten google.const-to-enum /properties/a/const"];
     row(
         "const",
         &prop(json!({"type": "string", "const": "x"})),
+        [
+            keep(),
+            keep(),
+            keep(),
+            to(one_value.clone(), changes),
+            to(one_value, changes),
+            keep(),
+        ],
+    );
+}
+
+/// Row "`const` not a string": keep, keep, keep, lift, lift, keep.
+#[test]
+fn row_const_not_a_string() {
+    let lifted = prop(json!({"type": "integer", "description": "(const: 3)"}));
+    let lift_changes: &[&str] = &["lifted target.keyword /properties/a/const"];
+    row(
+        "const not a string",
+        &prop(json!({"type": "integer", "const": 3})),
         [
             keep(),
             keep(),
