@@ -58,6 +58,7 @@
 #![warn(clippy::exhaustive_enums, clippy::exhaustive_structs)]
 
 mod error;
+pub mod rejection;
 pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;

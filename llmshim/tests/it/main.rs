@@ -14,6 +14,7 @@ mod matrix;
 mod memo;
 mod oracle;
 mod output;
+mod rejection;
 mod sdk_google;
 mod strict_corpus;
 mod strict_fixtures;
