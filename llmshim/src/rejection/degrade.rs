@@ -99,22 +99,24 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
     }
     let mut changes = Vec::new();
     let diagnostics = options.diagnostics;
-    let max_nodes = options.budget.max_nodes;
+    let limits = Limits {
+        depth: options.budget.max_depth,
+        nodes: options.budget.max_nodes,
+    };
     let pointer = rejection.pointer.as_deref();
 
+    let done = wire
+        .slot_mut(request, site)
+        .is_none_or(|(slot, key)| at_fallback(wire, slot.get(key), site));
     let step = 'step: {
-        if let Some(keyword) = rejection.keyword.as_deref()
+        if !done
+            && let Some(keyword) = rejection.keyword.as_deref()
             && let Some((slot, key)) = wire.slot_mut(request, site)
             && let Some(schema) = slot.get_mut(key)
             && keyword_steps(schema) < MAX_KEYWORD_STEPS
-            && keyword_present(schema, pointer, keyword, max_nodes)
+            && keyword_present(schema, pointer, keyword, limits)
         {
-            remove_everywhere(
-                schema,
-                keyword,
-                max_nodes,
-                diagnostics.then_some(&mut changes),
-            );
+            remove_everywhere(schema, keyword, limits, diagnostics.then_some(&mut changes));
             note_rejected(schema, keyword);
             break 'step Ok(Step::Keyword);
         }
@@ -126,6 +128,9 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
                 changes.push(Change::new("", "rejection.strict", ChangeKind::Relaxed));
             }
             break 'step Ok(Step::Strict);
+        }
+        if done {
+            break 'step Err("the schema is already at the fallback");
         }
         if let Some(p) = pointer
             && let Some((slot, key)) = wire.slot_mut(request, site)
@@ -139,9 +144,6 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
         let Some((slot, key)) = wire.slot_mut(request, site) else {
             break 'step Err("the tool has no schema");
         };
-        if at_fallback(wire, slot.get(key), site) {
-            break 'step Err("the schema is already at the fallback");
-        }
         let declaration = matches!(
             site,
             Site::Tool {
@@ -212,7 +214,8 @@ fn replace(slot: &mut Map<String, Value>, key: &str, value: Value) {
     }
 }
 
-/// Whether the schema (or its absence) is what the fallback sends.
+/// Whether the schema (or its absence) is what the fallback sends: for a declaration the omitted schema or the
+/// envelope's fixed value, for anything else the fallback schema.
 fn at_fallback(wire: &Wire, schema: Option<&Value>, site: Site) -> bool {
     let declaration = matches!(
         site,
@@ -221,15 +224,13 @@ fn at_fallback(wire: &Wire, schema: Option<&Value>, site: Site) -> bool {
             ..
         }
     );
-    match schema {
-        None => declaration,
-        Some(s) => {
-            *s == fallback()
-                || (declaration
-                    && wire
-                        .declaration_fallback
-                        .is_some_and(|ty| *s == type_only(ty)))
-        }
+    match (declaration, schema) {
+        (true, None) => true,
+        (true, Some(s)) => wire
+            .declaration_fallback
+            .is_some_and(|ty| *s == type_only(ty)),
+        (false, Some(s)) => *s == fallback(),
+        (false, None) => false,
     }
 }
 
@@ -264,113 +265,176 @@ fn removable(key: &str, value: &Value) -> bool {
 }
 
 /// Whether `keyword` stands at `pointer` in `schema` (anywhere in it, without a pointer).
-fn keyword_present(schema: &Value, pointer: Option<&str>, keyword: &str, max_nodes: usize) -> bool {
-    match pointer {
-        Some(p) => schema
+fn keyword_present(schema: &Value, pointer: Option<&str>, keyword: &str, limits: Limits) -> bool {
+    if let Some(p) = pointer {
+        return schema
             .pointer(p)
             .and_then(|n| n.get(keyword))
-            .is_some_and(|v| removable(keyword, v)),
-        None => {
-            let mut found = false;
-            visit(schema, max_nodes, |_, map| {
-                found |= map.get(keyword).is_some_and(|v| removable(keyword, v));
-                !found
-            });
-            found
-        }
+            .is_some_and(|v| removable(keyword, v));
     }
-}
-
-/// Visits the schema nodes of `schema` (objects reached through subschema keywords, in document order) with an
-/// explicit stack, at most `max_nodes` of them; `f` gets each node's pointer and members and says whether to go on.
-fn visit(schema: &Value, max_nodes: usize, mut f: impl FnMut(&str, &Map<String, Value>) -> bool) {
-    let mut stack: Vec<(String, &Value)> = vec![(String::new(), schema)];
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
     let mut seen = 0;
-    while let Some((pointer, node)) = stack.pop() {
+    while let Some((node, depth)) = stack.pop() {
         let Some(map) = node.as_object() else {
             continue;
         };
         seen += 1;
-        if seen > max_nodes || !f(&pointer, map) {
+        if seen > limits.nodes {
+            return false;
+        }
+        if map.get(keyword).is_some_and(|v| removable(keyword, v)) {
+            return true;
+        }
+        if depth < limits.depth {
+            for (key, value) in map {
+                for_each_subschema(key, value, |child| stack.push((child, depth + 1)));
+            }
+        }
+    }
+    false
+}
+
+/// How far the walks of `degrade` go: the options' depth and node budgets.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    depth: usize,
+    nodes: usize,
+}
+
+/// Calls `f` with each subschema that `key: value` holds (members of a map keyword, a single child, the entries of
+/// a list keyword or of a tuple `items`), snake-case spellings included.
+fn for_each_subschema<'v>(key: &str, value: &'v Value, mut f: impl FnMut(&'v Value)) {
+    match (holds(key), value) {
+        (Holds::Map, Value::Object(members)) => members.values().for_each(f),
+        (Holds::One, Value::Object(_)) => f(value),
+        (Holds::List | Holds::One, Value::Array(items)) => items.iter().for_each(f),
+        _ => {}
+    }
+}
+
+/// What a keyword's value holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holds {
+    Map,
+    One,
+    List,
+    Nothing,
+}
+
+fn holds(key: &str) -> Holds {
+    let json_name = SNAKE_CASE
+        .iter()
+        .find(|(snake, _)| *snake == key)
+        .map_or(key, |(_, camel)| *camel);
+    match class_of(json_name) {
+        KeywordClass::MapChildren | KeywordClass::Definitions => Holds::Map,
+        KeywordClass::SingleChild => Holds::One,
+        KeywordClass::ArrayChildren => Holds::List,
+        _ => Holds::Nothing,
+    }
+}
+
+/// Removes every occurrence of `keyword` from the schema nodes of `schema`, in document order, lifting each into
+/// its node's description; a removed value is not searched further (its text shows it as it was).
+///
+/// The walk keeps each node's own token and its parent's place instead of a pointer, so that its memory stays
+/// linear in the nodes visited; pointers are spelled out only for the changes diagnostics record.
+fn remove_everywhere(
+    schema: &mut Value,
+    keyword: &str,
+    limits: Limits,
+    mut changes: Option<&mut Vec<Change>>,
+) {
+    // (parent place, token) per visited node; the root has no parent.
+    let mut places: Vec<(Option<usize>, String)> = Vec::new();
+    let mut stack: Vec<(&mut Value, Option<usize>, String, usize)> =
+        vec![(schema, None, String::new(), 0)];
+    while let Some((node, parent, token, depth)) = stack.pop() {
+        let Value::Object(map) = node else {
+            continue;
+        };
+        if places.len() >= limits.nodes {
             return;
         }
+        let place = places.len();
+        let record = changes.is_some();
+        places.push((parent, if record { token } else { String::new() }));
+        if map.get(keyword).is_some_and(|v| removable(keyword, v))
+            && let Some(value) = json::remove(map, keyword)
+        {
+            lift::append(map, keyword, &value);
+            json::dismantle(value);
+            if let Some(c) = changes.as_deref_mut() {
+                c.push(Change::new(
+                    pointer_of(&places, place),
+                    "rejection.keyword",
+                    ChangeKind::Lifted,
+                ));
+            }
+        }
+        if depth >= limits.depth {
+            continue;
+        }
         let mut children = Vec::new();
-        for (key, value) in map {
-            for (p, child) in subschemas(&pointer, key, value) {
-                children.push((p, child));
+        for (key, value) in map.iter_mut() {
+            match (holds(key), value) {
+                (Holds::Map, Value::Object(members)) => {
+                    for (name, child) in members.iter_mut() {
+                        let t = if record {
+                            format!("{}/{}", escape(key), escape(name))
+                        } else {
+                            String::new()
+                        };
+                        children.push((child, Some(place), t, depth + 1));
+                    }
+                }
+                (Holds::One, child @ Value::Object(_)) => {
+                    let t = if record { escape(key) } else { String::new() };
+                    children.push((child, Some(place), t, depth + 1));
+                }
+                (Holds::List | Holds::One, Value::Array(items)) => {
+                    for (i, child) in items.iter_mut().enumerate() {
+                        let t = if record {
+                            format!("{}/{i}", escape(key))
+                        } else {
+                            String::new()
+                        };
+                        children.push((child, Some(place), t, depth + 1));
+                    }
+                }
+                _ => {}
             }
         }
         stack.extend(children.into_iter().rev());
     }
 }
 
-/// The subschemas held by `key: value` of the node at `pointer`, with their pointers.
-fn subschemas<'v>(pointer: &str, key: &str, value: &'v Value) -> Vec<(String, &'v Value)> {
-    let json_name = SNAKE_CASE
-        .iter()
-        .find(|(snake, _)| *snake == key)
-        .map_or(key, |(_, camel)| *camel);
-    let at = |token: &str| {
-        let mut p = String::with_capacity(pointer.len() + token.len() + 1);
-        p.push_str(pointer);
-        push_token(&mut p, token);
-        p
-    };
-    match (class_of(json_name), value) {
-        (KeywordClass::MapChildren | KeywordClass::Definitions, Value::Object(members)) => {
-            let holder = at(key);
-            members
-                .iter()
-                .map(|(name, v)| {
-                    let mut p = holder.clone();
-                    push_token(&mut p, name);
-                    (p, v)
-                })
-                .collect()
-        }
-        (KeywordClass::SingleChild, Value::Object(_)) => vec![(at(key), value)],
-        (KeywordClass::ArrayChildren | KeywordClass::SingleChild, Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (format!("{}/{i}", at(key)), v))
-            .collect(),
-        _ => Vec::new(),
-    }
+/// One reference token, escaped.
+fn escape(token: &str) -> String {
+    let mut p = String::new();
+    push_token(&mut p, token);
+    p.split_off(1)
 }
 
-/// Removes every occurrence of `keyword` from the schema nodes of `schema`, lifting each into its node's
-/// description; an occurrence inside another one's value is removed first, so the outer lift shows it removed.
-fn remove_everywhere(
-    schema: &mut Value,
-    keyword: &str,
-    max_nodes: usize,
-    mut changes: Option<&mut Vec<Change>>,
-) {
-    let mut pointers = Vec::new();
-    visit(schema, max_nodes, |pointer, map| {
-        if map.get(keyword).is_some_and(|v| removable(keyword, v)) {
-            pointers.push(pointer.to_owned());
-        }
-        true
-    });
-    // Deepest first, so that removing an outer occurrence cannot strand the pointer of an inner one.
-    for pointer in pointers.iter().rev() {
-        let Some(map) = schema.pointer_mut(pointer).and_then(Value::as_object_mut) else {
-            continue;
+/// The pointer of the node at `place`, from its chain of parents.
+fn pointer_of(places: &[(Option<usize>, String)], place: usize) -> String {
+    let mut tokens = Vec::new();
+    let mut at = Some(place);
+    while let Some(i) = at {
+        let Some((parent, token)) = places.get(i) else {
+            break;
         };
-        let Some(value) = json::remove(map, keyword) else {
-            continue;
-        };
-        lift::append(map, keyword, &value);
-        json::dismantle(value);
-        if let Some(c) = changes.as_deref_mut() {
-            c.push(Change::new(
-                pointer.clone(),
-                "rejection.keyword",
-                ChangeKind::Lifted,
-            ));
+        if parent.is_some() {
+            tokens.push(token.as_str());
         }
+        at = *parent;
     }
+    let mut pointer = String::new();
+    for t in tokens.iter().rev() {
+        pointer.push('/');
+        pointer.push_str(t);
+    }
+    pointer
 }
 
 /// Removes every key of a node but `type` and `description`, lifting each in byte-wise key order.

@@ -123,26 +123,22 @@ pub(crate) fn resolve<'v>(schema: Option<&'v Value>, segments: &[Segment]) -> Re
                 }
             }
         };
-        match next {
-            Some(v) => {
-                holder = match segment {
-                    Segment::Field(name) if holds_subschemas(name) => Some(before),
-                    _ => None,
-                };
-                node = Some(v);
+        let Some(v) = next else {
+            if let Some((len, above)) = holder {
+                pointer.truncate(len);
+                node = above;
             }
-            None => {
-                if let Some((len, above)) = holder {
-                    pointer.truncate(len);
-                    node = above;
-                }
-                return Resolved {
-                    pointer,
-                    node,
-                    complete: false,
-                };
-            }
-        }
+            return Resolved {
+                pointer,
+                node,
+                complete: false,
+            };
+        };
+        holder = match segment {
+            Segment::Field(name) if holds_subschemas(name) => Some(before),
+            _ => None,
+        };
+        node = Some(v);
     }
     if let Some((len, above)) = holder {
         // A location that ends on a map or list of subschemas names the node holding it.

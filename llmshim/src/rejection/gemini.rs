@@ -185,11 +185,9 @@ fn error(text: &Text, start: usize, end: usize, site: Site, steps: Option<&[Step
         && let Some(field) = after
             .strip_prefix("' (")
             .and_then(|r| until(r, ')'))
-            .filter(|f| !f.is_empty() && f.chars().all(|c| is_word(c)) && !f.starts_with("TYPE_"))
+            .filter(|f| !f.is_empty() && f.chars().all(is_word) && !f.starts_with("TYPE_"))
     {
         keyword = Hint::Field(field.to_owned());
-    } else if steps.is_some_and(<[Step<'_>]>::is_empty) && colon {
-        // A sentence about the schema as a whole (`parameters: …`): the root, no keyword.
     }
     Found {
         at: start,
@@ -204,8 +202,7 @@ fn error(text: &Text, start: usize, end: usize, site: Site, steps: Option<&[Step
 /// Whether a path's last step is a keyword rather than a node: not a property, not a map value, not a branch.
 fn is_leaf(step: &Step<'_>) -> bool {
     match (step.name, step.key) {
-        ("value", None) => false,
-        ("properties", Some(_)) => false,
+        ("value", None) | ("properties", Some(_)) => false,
         (name, Some(_)) if BRANCHES.contains(&name) => false,
         (name, _) => !SCHEMA_KEYS.contains(&name),
     }

@@ -50,24 +50,22 @@ pub(crate) fn read(text: &Text) -> Vec<Found> {
             name: name.as_ref().map(|(n, _)| n.clone()),
         });
     }
-    if let Some((n, at)) = name {
-        found.push(Found {
-            at,
-            subject: Subject::Name(n),
-            path: path.clone(),
-            keyword: keyword.clone(),
-            bare: false,
-            name: None,
-        });
-    } else if let Some(at) = output(text) {
-        found.push(Found {
-            at,
-            subject: Subject::Site(Site::OutputSchema),
-            path: path.clone(),
-            keyword: keyword.clone(),
-            bare: false,
-            name: None,
-        });
+    // A body that gives both an index and a name is taken only by its index, and only when they agree.
+    if found.is_empty() {
+        let subject = match name {
+            Some((n, at)) => Some((Subject::Name(n), at)),
+            None => output(text).map(|at| (Subject::Site(Site::OutputSchema), at)),
+        };
+        if let Some((subject, at)) = subject {
+            found.push(Found {
+                at,
+                subject,
+                path: path.clone(),
+                keyword: keyword.clone(),
+                bare: false,
+                name: None,
+            });
+        }
     }
     if found.is_empty()
         && let Some(at) = text.find_all("Found at $", 1).first().copied()
@@ -118,7 +116,7 @@ fn output(text: &Text) -> Option<usize> {
     }
     for at in text.find_all("param", 16) {
         let rest = text.from(at + "param".len());
-        let value = rest.trim_start_matches(|c: char| matches!(c, '"' | '\'' | ':' | ' '));
+        let value = rest.trim_start_matches(['"', '\'', ':', ' ']);
         if value.starts_with("response_format") || value.starts_with("text.format") {
             return Some(at);
         }
@@ -220,7 +218,7 @@ fn segments(tokens: &[&str]) -> Vec<Segment> {
     out
 }
 
-/// A JSONPath like `.properties.a.pattern` or `.items[0]`: the location and, when the last step is not a member
+/// A `JSONPath` like `.properties.a.pattern` or `.items[0]`: the location and, when the last step is not a member
 /// name or a container, that keyword.
 fn dotted(text: &str) -> Option<(Vec<Segment>, Option<String>)> {
     let end = text

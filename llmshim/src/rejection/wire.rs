@@ -348,36 +348,32 @@ impl Wire {
             }
             Site::Tool { index, declaration } => {
                 let tool = self.inner_mut(request)?.get_mut("tools")?.get_mut(index)?;
-                match declaration {
-                    Some(d) => {
-                        let decl = tool
-                            .get_mut("functionDeclarations")?
-                            .get_mut(d)?
-                            .as_object_mut()?;
-                        let key = self
-                            .declaration_schema_keys
-                            .iter()
-                            .copied()
-                            .find(|k| decl.contains_key(*k))
-                            .or_else(|| self.declaration_schema_keys.first().copied())?;
-                        Some((decl, key))
-                    }
-                    None => {
-                        let (holder, key) =
-                            SCHEMA_SLOTS
-                                .iter()
-                                .copied()
-                                .find(|(holder, key)| match holder {
-                                    Some(h) => tool.get(h).is_some_and(|f| f.get(key).is_some()),
-                                    None => tool.get(key).is_some(),
-                                })?;
-                        let map = match holder {
-                            Some(h) => tool.get_mut(h)?.as_object_mut()?,
-                            None => tool.as_object_mut()?,
-                        };
-                        Some((map, key))
-                    }
+                if let Some(d) = declaration {
+                    let decl = tool
+                        .get_mut("functionDeclarations")?
+                        .get_mut(d)?
+                        .as_object_mut()?;
+                    let key = self
+                        .declaration_schema_keys
+                        .iter()
+                        .copied()
+                        .find(|k| decl.contains_key(*k))
+                        .or_else(|| self.declaration_schema_keys.first().copied())?;
+                    return Some((decl, key));
                 }
+                let (holder, key) =
+                    SCHEMA_SLOTS
+                        .iter()
+                        .copied()
+                        .find(|(holder, key)| match holder {
+                            Some(h) => tool.get(h).is_some_and(|f| f.get(key).is_some()),
+                            None => tool.get(key).is_some(),
+                        })?;
+                let map = match holder {
+                    Some(h) => tool.get_mut(h)?.as_object_mut()?,
+                    None => tool.as_object_mut()?,
+                };
+                Some((map, key))
             }
         }
     }
