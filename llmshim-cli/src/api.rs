@@ -6,6 +6,8 @@ use std::str::FromStr;
 use llmshim::schema::{Normalization, Normalizer, Options};
 use serde_json::{Map, Value};
 
+use crate::recover::{Recovery, answer, recover};
+
 /// One normalizing operation: what the input is and which facade entry point handles it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -18,19 +20,29 @@ pub enum Api {
     Output,
     /// A request with `tools`, through `Normalizer::normalize_native_tools`.
     Tools,
+    /// `{"request", "error"}`: a rejected wire request and the provider's error body, through
+    /// `llmshim::rejection::locate` and `degrade`.
+    Recover,
 }
 
 impl Api {
     /// Every api, in the contract's order.
-    pub const ALL: [Api; 4] = [Api::Normalize, Api::McpTool, Api::Output, Api::Tools];
+    pub const ALL: [Api; 5] = [
+        Api::Normalize,
+        Api::McpTool,
+        Api::Output,
+        Api::Tools,
+        Api::Recover,
+    ];
 
-    /// The batch name: `normalize`, `mcp_tool`, `output` or `tools`.
+    /// The batch name: `normalize`, `mcp_tool`, `output`, `tools` or `recover`.
     pub const fn name(self) -> &'static str {
         match self {
             Api::Normalize => "normalize",
             Api::McpTool => "mcp_tool",
             Api::Output => "output",
             Api::Tools => "tools",
+            Api::Recover => "recover",
         }
     }
 
@@ -53,6 +65,7 @@ impl Api {
                     output: input,
                     report,
                     wrapped: None,
+                    recovery: None,
                 }
             }
             Api::McpTool => {
@@ -61,6 +74,7 @@ impl Api {
                     output: input,
                     report,
                     wrapped: None,
+                    recovery: None,
                 }
             }
             Api::Output => {
@@ -69,6 +83,7 @@ impl Api {
                     output: out.schema,
                     report: out.normalization,
                     wrapped: Some(out.wrapped),
+                    recovery: None,
                 }
             }
             Api::Tools => {
@@ -77,6 +92,17 @@ impl Api {
                     output: input,
                     report: report.summary,
                     wrapped: None,
+                    recovery: None,
+                }
+            }
+            Api::Recover => {
+                let (mut request, body) = recover_input(input);
+                let recovery = recover(options, &mut request, &body);
+                Outcome {
+                    output: request,
+                    report: recovery.report.clone(),
+                    wrapped: None,
+                    recovery: Some(recovery),
                 }
             }
         }
@@ -94,7 +120,7 @@ impl FromStr for Api {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Api::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
-            format!("unknown api {s:?} (expected normalize, mcp_tool, output or tools)")
+            format!("unknown api {s:?} (expected normalize, mcp_tool, output, tools or recover)")
         })
     }
 }
@@ -109,12 +135,17 @@ pub struct Outcome {
     pub report: Normalization,
     /// For `output`, whether the schema was wrapped under `response`.
     pub wrapped: Option<bool>,
+    /// For `recover`, what the body named and the step taken.
+    pub recovery: Option<Recovery>,
 }
 
 impl Outcome {
     /// The answer `{"output": …, "report": R}`, with `"wrapped"` after `report` for `output`; `R` lists `changes`
-    /// when `diagnostics` is on.
+    /// when `diagnostics` is on. For `recover` it is `{"output": …, "rejection": J|null, "step": …}`.
     pub fn into_json(self, diagnostics: bool) -> Value {
+        if let Some(recovery) = &self.recovery {
+            return answer(self.output, recovery);
+        }
         let mut map = Map::new();
         map.insert("output".to_owned(), self.output);
         map.insert("report".to_owned(), self.report.to_json(diagnostics));
@@ -123,4 +154,18 @@ impl Outcome {
         }
         Value::Object(map)
     }
+}
+
+/// The request and the error body of a `recover` input `{"request", "error"}`; a missing member reads as `null` or
+/// an empty body (batch lines are checked before they get here).
+fn recover_input(input: Value) -> (Value, String) {
+    let Value::Object(mut map) = input else {
+        return (input, String::new());
+    };
+    let request = map.remove("request").unwrap_or(Value::Null);
+    let body = match map.remove("error") {
+        Some(Value::String(s)) => s,
+        _ => String::new(),
+    };
+    (request, body)
 }

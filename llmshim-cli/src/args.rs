@@ -48,6 +48,13 @@ pub enum Command {
     /// Validate an instance against a schema locally: `{"valid": bool, "errors": [<line>…]}`; exit status 1 when
     /// the instance is invalid.
     Validate(ValidateArgs),
+    /// Read a provider's rejection of a request and degrade the one tool it names by one step:
+    /// `{"output": <request>, "rejection": J|null, "step": "keyword"|"strict"|"node"|"fallback"|null}`; exit status 1
+    /// when the body is not recognised.
+    ///
+    /// FILE is the rejected wire request as `tools` produced it; `--error` names the file holding the provider's
+    /// error body (raw text or JSON, as received).
+    Recover(RecoverArgs),
     /// Run JSON lines `{"api", "target", "strict", "options", "env", "input"}`, one output line per input line.
     Batch(BatchArgs),
 }
@@ -156,6 +163,24 @@ pub struct ValidateArgs {
     pub file: Option<PathBuf>,
 }
 
+/// The arguments of `recover`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct RecoverArgs {
+    /// The target the request was translated for.
+    #[arg(long, value_name = "T", value_parser = parse_target, help = target_help())]
+    pub target: Target,
+    /// The file holding the provider's error body (`-` for standard input, when the request comes from a file).
+    #[arg(long, value_name = "FILE")]
+    pub error: PathBuf,
+    /// The normalization flags (`--diagnostics`, `--bypass`, the budgets and `--pretty` apply).
+    #[command(flatten)]
+    pub options: OptionArgs,
+    /// The rejected request; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
 /// The arguments of `batch`.
 #[derive(Clone, Debug, Args)]
 #[non_exhaustive]
@@ -172,9 +197,9 @@ fn long_about() -> String {
         "Make one JSON Schema work on every LLM provider.\n\nInput is one JSON document from FILE, or standard input \
          when FILE is `-` or absent (`batch` reads JSON lines). Output is one compact JSON line on standard output \
          (indented with --pretty); diagnostics go to standard error.\n\nExit status: 0 on success (fallbacks \
-         included); 1 when `validate` finds the instance invalid or `check` reports a fallback for some target; 2 for \
-         usage errors, unreadable or invalid input, a `validate` schema that does not compile, or any `batch` line \
-         error.\n\nTargets: {}.",
+         included); 1 when `validate` finds the instance invalid, `check` reports a fallback for some target, or \
+         `recover` does not recognise the error body; 2 for usage errors, unreadable or invalid input, a `validate` \
+         schema that does not compile, or any `batch` line error.\n\nTargets: {}.",
         target_names(", ")
     )
 }

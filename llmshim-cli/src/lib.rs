@@ -11,6 +11,7 @@
 //! llmshim explain   --target <T> [OPTIONS] [FILE]
 //! llmshim check     [--target <T>]... [OPTIONS] [FILE]
 //! llmshim validate  --schema <FILE> [--max-errors <N>] [--no-format-assertion] [FILE]
+//! llmshim recover   --target <T> --error <FILE> [OPTIONS] [FILE]
 //! llmshim batch     [FILE]
 //! ```
 //!
@@ -56,5 +57,6 @@ pub mod batch;
 pub mod error;
 pub mod input;
 pub mod options;
+pub mod recover;
 pub mod report;
 pub mod run;

@@ -1,6 +1,7 @@
 //! Running a parsed command line: reading the input, calling the facade, writing the answer and the exit status.
 
 mod check;
+mod recover;
 mod validate;
 
 use std::ffi::OsString;
@@ -24,7 +25,8 @@ use crate::report::{fallback_note, write_explain, write_json};
 pub enum Status {
     /// 0: success, fallbacks included.
     Success,
-    /// 1: `validate` found the instance invalid, or `check` reported a fallback for some target.
+    /// 1: `validate` found the instance invalid, `check` reported a fallback for some target, or `recover` did not
+    /// recognise the error body.
     Failure,
     /// 2: a usage error, unreadable or invalid input, a `validate` schema that does not compile, or a batch line
     /// error.
@@ -117,6 +119,7 @@ pub fn run(command: &Command, io: &mut Io<'_>) -> Status {
         Command::Explain(args) => explain(args, io),
         Command::Check(args) => check::run(args, io),
         Command::Validate(args) => validate::run(args, io),
+        Command::Recover(args) => recover::run(args, io),
         Command::Batch(args) => batch(args, io),
     };
     // A failed flush is reported like any other write failure.

@@ -88,7 +88,7 @@ pub fn parse_line(text: &str, process: EnvFlags) -> Result<Line, LineError> {
     let api = match map.get("api") {
         None => {
             return Err(LineError::new(
-                "missing \"api\" (normalize, mcp_tool, output or tools)",
+                "missing \"api\" (normalize, mcp_tool, output, tools or recover)",
             ));
         }
         Some(Value::String(name)) => name.parse::<Api>()?,
@@ -120,6 +120,13 @@ pub fn parse_line(text: &str, process: EnvFlags) -> Result<Line, LineError> {
     let input = map
         .remove("input")
         .ok_or_else(|| LineError::new("missing \"input\""))?;
+    if api == Api::Recover
+        && !(input.get("request").is_some() && input.get("error").is_some_and(Value::is_string))
+    {
+        return Err(LineError::new(
+            "api recover takes {\"request\": <request>, \"error\": \"<body>\"} as its input",
+        ));
+    }
     Ok(Line {
         api,
         options,

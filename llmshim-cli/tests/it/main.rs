@@ -14,6 +14,7 @@ mod mcp_tool;
 mod normalize;
 mod options;
 mod output;
+mod recover;
 mod support;
 mod tools;
 mod usage;

@@ -192,7 +192,7 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
     }
 }
 
-/// The fallback schema of §6.3.
+/// The fallback schema every target falls back to.
 fn fallback() -> Value {
     let mut m = Map::new();
     m.insert("type".to_owned(), Value::String("object".to_owned()));

@@ -410,7 +410,7 @@ impl Wire {
     }
 }
 
-/// Where a function tool keeps its schema: (the member holding it, the key), in §9.2's order of shapes.
+/// Where a function tool keeps its schema: (the member holding it, the key), in the order tool shapes are recognised (chat, flat, Anthropic, MCP).
 const SCHEMA_SLOTS: [(Option<&str>, &str); 4] = [
     (Some("function"), "parameters"),
     (None, "parameters"),
