@@ -197,8 +197,8 @@ impl Rejection {
 /// Only the first 4 MiB of a body are read, and every step is bounded: a hostile body ends in `None` or an answer,
 /// never a panic.
 pub fn locate(target: Target, request: &Value, body: &str) -> Option<Rejection> {
-    let wire = Wire::of(target.rules().rules().envelope)?;
-    if wire.dialects.is_empty() {
+    let wire = Wire::new(target.rules().rules().envelope);
+    if !wire.answered() {
         return None;
     }
     let text = Text::new(body);
@@ -210,26 +210,25 @@ pub fn locate(target: Target, request: &Value, body: &str) -> Option<Rejection> 
         found.extend(anthropic::read(&text));
     }
     if wire.speaks(Dialect::Gemini) {
-        found.extend(gemini::read(&text, wire.gemini_prefixes));
+        found.extend(gemini::read(&text, &wire.gemini_prefixes()));
     }
     // Errors with their sentence first, each group in body order.
     found.sort_by_key(|f| (f.bare, f.at));
     found
         .iter()
         .take(MAX_ERRORS)
-        .find_map(|f| settle(wire, request, &text, f))
+        .find_map(|f| settle(&wire, request, &text, f))
 }
 
 /// Checks one error against the request: its site must exist (and carry the name the body also gives).
 fn settle(wire: &Wire, request: &Value, text: &Text, found: &Found) -> Option<Rejection> {
     let site = match &found.subject {
         Subject::Site(site) => Some(*site),
-        Subject::Nth(n) if wire.anthropic_counts_declarations => wire.nth_declaration(request, *n),
-        Subject::Nth(n) if !wire.declarations => Some(Site::Tool {
+        Subject::Nth(n) if wire.declarations() => wire.nth_declaration(request, *n),
+        Subject::Nth(n) => Some(Site::Tool {
             index: *n,
             declaration: None,
         }),
-        Subject::Nth(_) => None,
         Subject::Name(name) => wire.find_by_name(request, name),
         Subject::Location => only_site_with(wire, request, found),
     }?;

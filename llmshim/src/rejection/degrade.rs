@@ -7,7 +7,7 @@ use llmshim_core::{
 };
 use serde_json::{Map, Value};
 
-use super::wire::Wire;
+use super::wire::{Wire, put};
 use super::{Rejection, Site};
 use crate::schema::Options;
 
@@ -88,9 +88,10 @@ impl DegradeReport {
 /// in the request, the schema is already at the fallback, or `options.bypass` is set; the report says why.
 pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) -> DegradeReport {
     let site = rejection.site;
-    let Some(wire) = Wire::of(options.target.rules().rules().envelope) else {
-        return DegradeReport::nothing(site, "the target's tools have no envelope to degrade");
-    };
+    let wire = Wire::new(options.target.rules().rules().envelope);
+    if !wire.answered() {
+        return DegradeReport::nothing(site, "no provider answers this target's tools");
+    }
     if options.bypass {
         return DegradeReport::nothing(site, "bypassed");
     }
@@ -105,9 +106,7 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
     };
     let pointer = rejection.pointer.as_deref();
 
-    let done = wire
-        .slot_mut(request, site)
-        .is_none_or(|(slot, key)| at_fallback(wire, slot.get(key), site));
+    let done = wire.at_fallback(wire.schema(request, site), site);
     let step = 'step: {
         if !done
             && let Some(keyword) = rejection.keyword.as_deref()
@@ -120,10 +119,7 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
             note_rejected(schema, keyword);
             break 'step Ok(Step::Keyword);
         }
-        if let Some(holder) = wire.strict_holder_mut(request, site)
-            && holder.get("strict") == Some(&Value::Bool(true))
-        {
-            holder.insert("strict".to_owned(), Value::Bool(false));
+        if wire.clear_strict(request, site) {
             if diagnostics {
                 changes.push(Change::new("", "rejection.strict", ChangeKind::Relaxed));
             }
@@ -144,22 +140,10 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
         let Some((slot, key)) = wire.slot_mut(request, site) else {
             break 'step Err("the tool has no schema");
         };
-        let declaration = matches!(
-            site,
-            Site::Tool {
-                declaration: Some(_),
-                ..
-            }
-        );
-        match (declaration, wire.declaration_fallback) {
-            (true, None) => {
-                if let Some(old) = json::remove(slot, key) {
-                    json::dismantle(old);
-                }
-            }
-            (true, Some(ty)) => replace(slot, key, type_only(ty)),
-            (false, _) => replace(slot, key, fallback()),
+        if !slot.contains_key(key) {
+            break 'step Err("the tool has no schema");
         }
+        put(slot, key, wire.fallback(site));
         if diagnostics {
             changes.push(Change::new("", "rejection.fallback", ChangeKind::Relaxed));
         }
@@ -173,9 +157,7 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
     let mut report = Normalization::default();
     report.changed = true;
     report.used_fallback = step == Step::Fallback;
-    report.strict = wire
-        .strict_holder_mut(request, site)
-        .is_some_and(|h| h.get("strict") == Some(&Value::Bool(true)));
+    report.strict = wire.strict(request, site);
     if step == Step::Fallback {
         report.fallback_reason = Some(FallbackReason::new(
             FallbackKind::ProviderLimit,
@@ -189,48 +171,6 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
         step: Some(step),
         report,
         reason: None,
-    }
-}
-
-/// The fallback schema every target falls back to.
-fn fallback() -> Value {
-    let mut m = Map::new();
-    m.insert("type".to_owned(), Value::String("object".to_owned()));
-    m.insert("properties".to_owned(), Value::Object(Map::new()));
-    Value::Object(m)
-}
-
-/// `{"type": ty}`.
-fn type_only(ty: &str) -> Value {
-    let mut m = Map::new();
-    m.insert("type".to_owned(), Value::String(ty.to_owned()));
-    Value::Object(m)
-}
-
-/// Puts `value` under `key`, taking the replaced value apart without recursion.
-fn replace(slot: &mut Map<String, Value>, key: &str, value: Value) {
-    if let Some(old) = slot.insert(key.to_owned(), value) {
-        json::dismantle(old);
-    }
-}
-
-/// Whether the schema (or its absence) is what the fallback sends: for a declaration the omitted schema or the
-/// envelope's fixed value, for anything else the fallback schema.
-fn at_fallback(wire: &Wire, schema: Option<&Value>, site: Site) -> bool {
-    let declaration = matches!(
-        site,
-        Site::Tool {
-            declaration: Some(_),
-            ..
-        }
-    );
-    match (declaration, schema) {
-        (true, None) => true,
-        (true, Some(s)) => wire
-            .declaration_fallback
-            .is_some_and(|ty| *s == type_only(ty)),
-        (false, Some(s)) => *s == fallback(),
-        (false, None) => false,
     }
 }
 

@@ -1,10 +1,12 @@
-//! Reading and writing a wire request as `tools` produced it: where each target keeps its tools, a tool's schema,
-//! its `strict` key and the structured-output schema.
+//! Reading and writing a wire request as `tools` produced it, through the target's [`Envelope`]: where the tools,
+//! a tool's schema and its `strict` stand, what the fallback sends, and which provider's words a rejection is in.
 //!
-//! Everything a target contributes is one row of [`WIRES`], keyed by the target's envelope, so a new envelope is
-//! one new row.
+//! The envelope value says how tools are laid out; the only knowledge added here is one row per provider dialect
+//! ([`DIALECTS`]): which envelopes a provider answers (recognised by their layout), and where that provider's
+//! structured-output schema stands.
 
-use llmshim_core::Envelope;
+use llmshim_core::envelope::Layout;
+use llmshim_core::{Envelope, json};
 use serde_json::{Map, Value};
 
 use super::Site;
@@ -20,35 +22,49 @@ pub(crate) enum Dialect {
     Gemini,
 }
 
-/// One envelope's row: how its rejections are written and where its request keeps what they name.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Wire {
-    pub(crate) envelope: Envelope,
-    /// The provider dialects whose bodies name this envelope's tools; empty for an envelope no provider answers.
-    pub(crate) dialects: &'static [Dialect],
-    /// Path prefixes a Gemini body may put before `tools[...]`; `""` is the bare path.
-    pub(crate) gemini_prefixes: &'static [&'static str],
-    /// The request member holding the provider request (`request` for Code Assist).
-    pub(crate) wrapper: Option<&'static str>,
-    /// Tools are `functionDeclarations` entries, each holding several declarations.
-    pub(crate) declarations: bool,
-    /// An Anthropic body's `tools.<n>` counts declarations across the tools (a Claude model behind Code Assist).
-    pub(crate) anthropic_counts_declarations: bool,
-    /// The keys a declaration's schema may stand under, in order of preference.
-    pub(crate) declaration_schema_keys: &'static [&'static str],
-    /// What a declaration's schema becomes at the fallback: `None` omits it, else this exact value.
-    pub(crate) declaration_fallback: Option<&'static str>,
-    /// Where the structured-output schema may stand (paths of member names), with the member holding its `strict`.
-    pub(crate) outputs: &'static [Output],
+/// One provider dialect: the envelopes it answers and where its structured-output schema stands.
+struct DialectRow {
+    dialect: Dialect,
+    /// Whether a target with this envelope sends its tools to this provider.
+    answers: fn(&Envelope) -> bool,
+    /// Where the structured-output schema may stand, for an envelope this provider answers.
+    outputs: fn(&Envelope) -> &'static [Output],
 }
+
+/// The providers, by the tool layouts they take: OpenAI's function tools (Chat's `function` holder, Responses'
+/// flat `type: "function"`), Anthropic's `input_schema`, Gemini's declarations; a Claude model behind a wrapped
+/// Gemini envelope (Code Assist) answers in Anthropic's words.
+const DIALECTS: [DialectRow; 3] = [
+    DialectRow {
+        dialect: Dialect::OpenAi,
+        answers: |e| matches!(e.layout, Layout::Tool(shape) if shape.tag == Some(("type", "function"))),
+        outputs: |e| match e.layout {
+            Layout::Tool(shape) if shape.holder.is_some() => CHAT_OUTPUT,
+            _ => RESPONSES_OUTPUT,
+        },
+    },
+    DialectRow {
+        dialect: Dialect::Anthropic,
+        answers: |e| match e.layout {
+            Layout::Tool(shape) => shape.holder.is_none() && shape.schema == "input_schema",
+            Layout::Declarations { .. } => e.wrapper.is_some(),
+        },
+        outputs: |_| ANTHROPIC_OUTPUT,
+    },
+    DialectRow {
+        dialect: Dialect::Gemini,
+        answers: |e| matches!(e.layout, Layout::Declarations { .. }),
+        outputs: |_| GEMINI_OUTPUT,
+    },
+];
 
 /// One place a request may hold its structured-output schema.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Output {
     /// Member names from the provider request down to the schema.
-    pub(crate) path: &'static [&'static str],
+    path: &'static [&'static str],
     /// Member names from the provider request down to the object holding `strict`, when the wire has one.
-    pub(crate) strict_holder: Option<&'static [&'static str]>,
+    strict_holder: Option<&'static [&'static str]>,
 }
 
 const CHAT_OUTPUT: &[Output] = &[Output {
@@ -88,80 +104,39 @@ const GEMINI_OUTPUT: &[Output] = &[
     },
 ];
 
-/// The rows, one per built-in envelope.
-pub(crate) const WIRES: &[Wire] = &[
-    Wire {
-        envelope: Envelope::Chat,
-        dialects: &[Dialect::OpenAi],
-        gemini_prefixes: &[],
-        wrapper: None,
-        declarations: false,
-        anthropic_counts_declarations: false,
-        declaration_schema_keys: &[],
-        declaration_fallback: None,
-        outputs: CHAT_OUTPUT,
-    },
-    Wire {
-        envelope: Envelope::Flat,
-        dialects: &[Dialect::OpenAi],
-        gemini_prefixes: &[],
-        wrapper: None,
-        declarations: false,
-        anthropic_counts_declarations: false,
-        declaration_schema_keys: &[],
-        declaration_fallback: None,
-        outputs: RESPONSES_OUTPUT,
-    },
-    Wire {
-        envelope: Envelope::Anthropic,
-        dialects: &[Dialect::Anthropic],
-        gemini_prefixes: &[],
-        wrapper: None,
-        declarations: false,
-        anthropic_counts_declarations: false,
-        declaration_schema_keys: &[],
-        declaration_fallback: None,
-        outputs: ANTHROPIC_OUTPUT,
-    },
-    Wire {
-        envelope: Envelope::FunctionDeclarations,
-        dialects: &[Dialect::Gemini],
-        gemini_prefixes: &["", "GenerateContentRequest."],
-        wrapper: None,
-        declarations: true,
-        anthropic_counts_declarations: false,
-        declaration_schema_keys: &["parameters", "parametersJsonSchema"],
-        declaration_fallback: None,
-        outputs: GEMINI_OUTPUT,
-    },
-    Wire {
-        envelope: Envelope::CodeAssist,
-        dialects: &[Dialect::Gemini, Dialect::Anthropic],
-        gemini_prefixes: &["", "GenerateContentRequest.", "request."],
-        wrapper: Some("request"),
-        declarations: true,
-        anthropic_counts_declarations: true,
-        declaration_schema_keys: &["parameters", "parametersJsonSchema"],
-        declaration_fallback: Some("object"),
-        outputs: GEMINI_OUTPUT,
-    },
-    Wire {
-        envelope: Envelope::Mcp,
-        dialects: &[],
-        gemini_prefixes: &[],
-        wrapper: None,
-        declarations: false,
-        anthropic_counts_declarations: false,
-        declaration_schema_keys: &[],
-        declaration_fallback: None,
-        outputs: &[],
-    },
-];
+/// The prefixes a Gemini body may put before `tools[...]`, besides the request wrapper's member.
+const GEMINI_PREFIXES: [&str; 2] = ["", "GenerateContentRequest."];
+
+/// A target's wire request as the rejection code reads it.
+#[derive(Clone, Debug)]
+pub(crate) struct Wire {
+    envelope: Envelope,
+    dialects: Vec<Dialect>,
+    outputs: &'static [Output],
+    gemini_prefixes: Vec<String>,
+}
 
 impl Wire {
-    /// The row of `envelope`; `None` for an envelope without one.
-    pub(crate) fn of(envelope: Envelope) -> Option<&'static Wire> {
-        WIRES.iter().find(|w| w.envelope == envelope)
+    /// The wire of a target whose tools use `envelope`.
+    pub(crate) fn new(envelope: Envelope) -> Wire {
+        let rows: Vec<&DialectRow> = DIALECTS.iter().filter(|r| (r.answers)(&envelope)).collect();
+        let mut gemini_prefixes: Vec<String> =
+            GEMINI_PREFIXES.iter().map(|p| (*p).to_owned()).collect();
+        if let Some(w) = envelope.wrapper {
+            gemini_prefixes.push(format!("{}.", w.member));
+        }
+        Wire {
+            envelope,
+            dialects: rows.iter().map(|r| r.dialect).collect(),
+            // The tool layout's own provider decides the output schema (Code Assist's is Gemini's).
+            outputs: rows.last().map_or(&[], |r| (r.outputs)(&envelope)),
+            gemini_prefixes,
+        }
+    }
+
+    /// Whether any provider answers this envelope.
+    pub(crate) fn answered(&self) -> bool {
+        !self.dialects.is_empty()
     }
 
     /// Whether this envelope's rejections may be written in `dialect`.
@@ -169,98 +144,97 @@ impl Wire {
         self.dialects.contains(&dialect)
     }
 
-    /// The provider request: the Code Assist `request` member when there is one, else the request itself.
-    pub(crate) fn inner<'v>(&self, request: &'v Value) -> &'v Value {
-        match self.wrapper {
-            Some(key) => match request.get(key) {
-                Some(inner) if inner.is_object() => inner,
-                _ => request,
-            },
-            None => request,
-        }
+    /// The prefixes a Gemini body may put before `tools[...]`.
+    pub(crate) fn gemini_prefixes(&self) -> Vec<&str> {
+        self.gemini_prefixes.iter().map(String::as_str).collect()
     }
 
-    fn inner_mut<'v>(&self, request: &'v mut Value) -> Option<&'v mut Value> {
-        let wrapped = self
-            .wrapper
-            .is_some_and(|key| request.get(key).is_some_and(Value::is_object));
-        match self.wrapper {
-            Some(key) if wrapped => request.get_mut(key),
-            _ => Some(request),
-        }
+    /// Whether functions are declarations inside `tools` elements (an Anthropic body forwarded by such a target
+    /// counts `tools.<n>` across the declarations).
+    pub(crate) fn declarations(&self) -> bool {
+        matches!(self.envelope.layout, Layout::Declarations { .. })
     }
 
-    /// The request's `tools` array.
-    pub(crate) fn tools<'v>(&self, request: &'v Value) -> Option<&'v Vec<Value>> {
-        self.inner(request).get("tools")?.as_array()
+    /// The function (tool or declaration) at `site`.
+    fn function<'v>(&self, request: &'v Value, site: Site) -> Option<&'v Value> {
+        let Site::Tool { index, declaration } = site else {
+            return None;
+        };
+        let tool = self.envelope.tools(request)?.get(index)?;
+        self.envelope
+            .function(tool, declaration)
+            .filter(|f| f.is_object())
     }
 
-    /// Whether `site` names something the request has: a function tool (or declaration), or the output schema.
+    /// The name of a function of this envelope's shape.
+    fn function_name<'v>(&self, function: &'v Value) -> Option<&'v str> {
+        self.envelope
+            .function_shape()
+            .fields(function)?
+            .get("name")?
+            .as_str()
+    }
+
+    /// Whether `site` names something the request has: a named function, or the output schema.
     pub(crate) fn has(&self, request: &Value, site: Site) -> bool {
         match site {
             Site::OutputSchema => self.output(request).is_some(),
-            Site::Tool { index, declaration } => {
-                let Some(tool) = self.tools(request).and_then(|t| t.get(index)) else {
-                    return false;
-                };
-                match (self.declarations, declaration) {
-                    (true, Some(d)) => declarations_of(tool)
-                        .and_then(|list| list.get(d))
-                        .is_some_and(Value::is_object),
-                    (false, None) => tool_name(tool).is_some(),
-                    _ => false,
-                }
-            }
+            Site::Tool { .. } => self
+                .function(request, site)
+                .and_then(|f| self.function_name(f))
+                .is_some(),
         }
     }
 
     /// The name of the tool or declaration at `site`.
     pub(crate) fn name<'v>(&self, request: &'v Value, site: Site) -> Option<&'v str> {
-        let Site::Tool { index, declaration } = site else {
-            return None;
-        };
-        let tool = self.tools(request)?.get(index)?;
-        match declaration {
-            Some(d) => declarations_of(tool)?.get(d)?.get("name")?.as_str(),
-            None => tool_name(tool),
-        }
+        self.function_name(self.function(request, site)?)
     }
 
-    /// The one site whose tool or declaration is named `name`; `None` when none or several are.
+    /// Every function site, in request order.
+    fn function_sites(&self, request: &Value) -> Vec<Site> {
+        let mut sites = Vec::new();
+        for (index, tool) in self
+            .envelope
+            .tools(request)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            match self.envelope.declarations(tool) {
+                Some(list) => sites.extend((0..list.len()).map(|d| Site::Tool {
+                    index,
+                    declaration: Some(d),
+                })),
+                None if !self.declarations() => sites.push(Site::Tool {
+                    index,
+                    declaration: None,
+                }),
+                None => {}
+            }
+        }
+        sites
+    }
+
+    /// The one site whose function is named `name`; `None` when none or several are.
     pub(crate) fn find_by_name(&self, request: &Value, name: &str) -> Option<Site> {
         let mut found = None;
-        for (index, tool) in self.tools(request)?.iter().enumerate() {
-            if self.declarations {
-                for (d, decl) in declarations_of(tool).into_iter().flatten().enumerate() {
-                    if decl.get("name").and_then(Value::as_str) == Some(name) {
-                        if found.is_some() {
-                            return None;
-                        }
-                        found = Some(Site::Tool {
-                            index,
-                            declaration: Some(d),
-                        });
-                    }
-                }
-            } else if tool_name(tool) == Some(name) {
+        for site in self.function_sites(request) {
+            if self.name(request, site) == Some(name) {
                 if found.is_some() {
                     return None;
                 }
-                found = Some(Site::Tool {
-                    index,
-                    declaration: None,
-                });
+                found = Some(site);
             }
         }
         found
     }
 
-    /// The `n`-th declaration counting across the tools in order (how a Claude model behind Code Assist numbers
-    /// them).
+    /// The `n`-th declaration counting across the tools in order.
     pub(crate) fn nth_declaration(&self, request: &Value, n: usize) -> Option<Site> {
         let mut left = n;
-        for (index, tool) in self.tools(request)?.iter().enumerate() {
-            let count = declarations_of(tool).map_or(0, Vec::len);
+        for (index, tool) in self.envelope.tools(request)?.iter().enumerate() {
+            let count = self.envelope.declarations(tool).map_or(0, Vec::len);
             if left < count {
                 return Some(Site::Tool {
                     index,
@@ -272,57 +246,52 @@ impl Wire {
         None
     }
 
-    /// Every site with a schema, in request order (tools, then the output schema).
+    /// Every site with a function or the output schema, in request order.
     pub(crate) fn sites(&self, request: &Value) -> Vec<Site> {
-        let mut sites = Vec::new();
-        for (index, tool) in self.tools(request).into_iter().flatten().enumerate() {
-            if self.declarations {
-                for d in 0..declarations_of(tool).map_or(0, Vec::len) {
-                    sites.push(Site::Tool {
-                        index,
-                        declaration: Some(d),
-                    });
-                }
-            } else if tool_name(tool).is_some() {
-                sites.push(Site::Tool {
-                    index,
-                    declaration: None,
-                });
-            }
-        }
+        let mut sites: Vec<Site> = self
+            .function_sites(request)
+            .into_iter()
+            .filter(|s| self.has(request, *s))
+            .collect();
         if self.output(request).is_some() {
             sites.push(Site::OutputSchema);
         }
         sites
     }
 
+    /// The key under which a function's fields hold its schema: the shape's, else an alternate that is present.
+    fn schema_key(&self, fields: &Map<String, Value>) -> &'static str {
+        let shape = self.envelope.function_shape();
+        if fields.contains_key(shape.schema) {
+            return shape.schema;
+        }
+        shape
+            .alternates
+            .iter()
+            .copied()
+            .find(|k| fields.contains_key(*k))
+            .unwrap_or(shape.schema)
+    }
+
     /// The schema at `site`, when it has one.
     pub(crate) fn schema<'v>(&self, request: &'v Value, site: Site) -> Option<&'v Value> {
         match site {
             Site::OutputSchema => self.output(request).map(|(v, _)| v),
-            Site::Tool { index, declaration } => {
-                let tool = self.tools(request)?.get(index)?;
-                match declaration {
-                    Some(d) => {
-                        let decl = declarations_of(tool)?.get(d)?;
-                        self.declaration_schema_keys
-                            .iter()
-                            .find_map(|k| decl.get(*k))
-                    }
-                    None => SCHEMA_SLOTS.iter().find_map(|(holder, key)| match holder {
-                        Some(h) => tool.get(h)?.get(key),
-                        None => tool.get(key),
-                    }),
-                }
+            Site::Tool { .. } => {
+                let fields = self
+                    .envelope
+                    .function_shape()
+                    .fields(self.function(request, site)?)?;
+                fields.get(self.schema_key(fields))
             }
         }
     }
 
     /// The structured-output schema and the place it stands.
     fn output<'v>(&self, request: &'v Value) -> Option<(&'v Value, &'static Output)> {
-        let inner = self.inner(request);
+        let body = self.envelope.body(request);
         self.outputs.iter().find_map(|o| {
-            let mut v = inner;
+            let mut v = body;
             for key in o.path {
                 v = v.get(key)?;
             }
@@ -330,7 +299,16 @@ impl Wire {
         })
     }
 
-    /// The object holding the schema at `site` and the schema's key, for writing.
+    /// The request body, mutably: inside the wrapper when the request is wrapped.
+    fn body_mut<'v>(&self, request: &'v mut Value) -> Option<&'v mut Value> {
+        let wrapped = self.envelope.wrapped(request);
+        match self.envelope.wrapper {
+            Some(w) if wrapped => request.get_mut(w.member),
+            _ => Some(request),
+        }
+    }
+
+    /// The object holding the schema at `site` and the schema's key, for writing; the key may be absent from it.
     pub(crate) fn slot_mut<'v>(
         &self,
         request: &'v mut Value,
@@ -340,95 +318,104 @@ impl Wire {
             Site::OutputSchema => {
                 let (_, output) = self.output(request)?;
                 let (last, parents) = output.path.split_last()?;
-                let mut v = self.inner_mut(request)?;
+                let mut v = self.body_mut(request)?;
                 for key in parents {
                     v = v.get_mut(key)?;
                 }
                 Some((v.as_object_mut()?, last))
             }
             Site::Tool { index, declaration } => {
-                let tool = self.inner_mut(request)?.get_mut("tools")?.get_mut(index)?;
-                if let Some(d) = declaration {
-                    let decl = tool
-                        .get_mut("functionDeclarations")?
-                        .get_mut(d)?
-                        .as_object_mut()?;
-                    let key = self
-                        .declaration_schema_keys
-                        .iter()
-                        .copied()
-                        .find(|k| decl.contains_key(*k))
-                        .or_else(|| self.declaration_schema_keys.first().copied())?;
-                    return Some((decl, key));
-                }
-                let (holder, key) =
-                    SCHEMA_SLOTS
-                        .iter()
-                        .copied()
-                        .find(|(holder, key)| match holder {
-                            Some(h) => tool.get(h).is_some_and(|f| f.get(key).is_some()),
-                            None => tool.get(key).is_some(),
-                        })?;
-                let map = match holder {
-                    Some(h) => tool.get_mut(h)?.as_object_mut()?,
-                    None => tool.as_object_mut()?,
-                };
-                Some((map, key))
+                let tool = self.envelope.tools_mut(request)?.get_mut(index)?;
+                let function = self.envelope.function_mut(tool, declaration)?;
+                let fields = self.envelope.function_shape().fields_mut(function)?;
+                let key = self.schema_key(fields);
+                Some((fields, key))
             }
         }
     }
 
-    /// The object holding `strict` for `site`, when the wire has one.
-    pub(crate) fn strict_holder_mut<'v>(
-        &self,
-        request: &'v mut Value,
-        site: Site,
-    ) -> Option<&'v mut Map<String, Value>> {
+    /// Whether the site is sent with `strict: true`.
+    pub(crate) fn strict(&self, request: &Value, site: Site) -> bool {
+        let strict = match site {
+            Site::OutputSchema => self.output(request).and_then(|(_, o)| {
+                let mut v = self.envelope.body(request);
+                for key in o.strict_holder? {
+                    v = v.get(key)?;
+                }
+                v.get("strict")?.as_bool()
+            }),
+            Site::Tool { index, declaration } => self
+                .envelope
+                .tools(request)
+                .and_then(|t| t.get(index))
+                .and_then(|t| self.envelope.strict(t, declaration)),
+        };
+        strict == Some(true)
+    }
+
+    /// Sends the site with `strict: false`; returns whether it changed.
+    pub(crate) fn clear_strict(&self, request: &mut Value, site: Site) -> bool {
+        if !self.strict(request, site) {
+            return false;
+        }
         match site {
             Site::OutputSchema => {
-                let (_, output) = self.output(request)?;
-                let path = output.strict_holder?;
-                let mut v = self.inner_mut(request)?;
+                let Some(path) = self.output(request).and_then(|(_, o)| o.strict_holder) else {
+                    return false;
+                };
+                let Some(mut v) = self.body_mut(request) else {
+                    return false;
+                };
                 for key in path {
-                    v = v.get_mut(key)?;
+                    let Some(next) = v.get_mut(key) else {
+                        return false;
+                    };
+                    v = next;
                 }
                 v.as_object_mut()
+                    .is_some_and(|m| m.insert("strict".to_owned(), Value::Bool(false)).is_some())
             }
-            Site::Tool {
-                declaration: Some(_),
-                ..
-            } => None,
-            Site::Tool { index, .. } => {
-                let tool = self.inner_mut(request)?.get_mut("tools")?.get_mut(index)?;
-                if tool.get("function").is_some_and(Value::is_object) {
-                    tool.get_mut("function")?.as_object_mut()
-                } else {
-                    tool.as_object_mut()
-                }
-            }
+            Site::Tool { index, declaration } => self
+                .envelope
+                .tools_mut(request)
+                .and_then(|t| t.get_mut(index))
+                .is_some_and(|t| self.envelope.set_strict(t, declaration, false)),
+        }
+    }
+
+    /// What the fallback sends at `site`: `None` when the schema key is left out.
+    pub(crate) fn fallback(&self, site: Site) -> Option<Value> {
+        match site {
+            Site::OutputSchema => Some(fallback()),
+            Site::Tool { .. } => self.envelope.empty_schema.apply(fallback()),
+        }
+    }
+
+    /// Whether `schema` (or its absence) is what the fallback sends at `site`.
+    pub(crate) fn at_fallback(&self, schema: Option<&Value>, site: Site) -> bool {
+        match (schema, self.fallback(site)) {
+            (None, None) => true,
+            (Some(s), Some(f)) => *s == f,
+            _ => false,
         }
     }
 }
 
-/// Where a function tool keeps its schema: (the member holding it, the key), in the order tool shapes are recognised (chat, flat, Anthropic, MCP).
-const SCHEMA_SLOTS: [(Option<&str>, &str); 4] = [
-    (Some("function"), "parameters"),
-    (None, "parameters"),
-    (None, "input_schema"),
-    (None, "inputSchema"),
-];
-
-/// The declarations of a Gemini tool entry.
-fn declarations_of(tool: &Value) -> Option<&Vec<Value>> {
-    tool.get("functionDeclarations")
-        .or_else(|| tool.get("function_declarations"))?
-        .as_array()
+/// The fallback schema every target falls back to.
+pub(crate) fn fallback() -> Value {
+    let mut m = Map::new();
+    m.insert("type".to_owned(), Value::String("object".to_owned()));
+    m.insert("properties".to_owned(), Value::Object(Map::new()));
+    Value::Object(m)
 }
 
-/// The name of a function tool of any shape: a chat tool's `function.name`, else its own `name`.
-fn tool_name(tool: &Value) -> Option<&str> {
-    match tool.get("function") {
-        Some(f) if f.is_object() => f.get("name")?.as_str(),
-        _ => tool.get("name")?.as_str(),
+/// Puts `value` under `key` (or removes the key for `None`), taking the replaced value apart without recursion.
+pub(crate) fn put(slot: &mut Map<String, Value>, key: &str, value: Option<Value>) {
+    let old = match value {
+        Some(v) => slot.insert(key.to_owned(), v),
+        None => json::remove(slot, key),
+    };
+    if let Some(old) = old {
+        json::dismantle(old);
     }
 }

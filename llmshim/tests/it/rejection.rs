@@ -907,10 +907,10 @@ fn a_name_that_matches_several_tools_locates_nothing() {
     let lookaround =
         "Invalid JSON schema: regex lookaround is not supported. Found at $.properties.x.pattern.";
     assert_eq!(
-        locate(Target::OpenAiResponses, &chat(&["a", "b"]), lookaround),
+        locate(Target::OpenAiChat, &chat(&["a", "b"]), lookaround),
         None
     );
-    assert!(locate(Target::OpenAiResponses, &chat(&["a"]), lookaround).is_some());
+    assert!(locate(Target::OpenAiChat, &chat(&["a"]), lookaround).is_some());
 }
 
 #[test]
