@@ -30,10 +30,19 @@ pub(crate) fn run(root: &Path) -> Result<u8, String> {
         "release: every member declares rust-version {rustc}, the toolchain of this run; licence files present"
     );
 
+    // Every crate keeps version 0.1.0 between releases, and cargo caches what it builds from its temporary registry by
+    // name, version and registry path; a target folder of this run's own gives that registry a new path, so the
+    // verification never reuses a copy packaged from older sources. The folder is removed afterwards.
+    let scratch = root
+        .join("target")
+        .join(format!("release-gate-{}", std::process::id()));
+    let extracted_before = local_registry_copies();
     let mut package = vec![
         "package".to_owned(),
         "--workspace".to_owned(),
         "--allow-dirty".to_owned(),
+        "--target-dir".to_owned(),
+        scratch.to_string_lossy().into_owned(),
     ];
     for unpublished in packages.iter().filter(|p| !p.publish) {
         package.push("--exclude".to_owned());
@@ -58,13 +67,40 @@ pub(crate) fn run(root: &Path) -> Result<u8, String> {
             .map_err(|e| format!("cannot run cargo {}: {e}", args.join(" ")))?;
         if !status.success() {
             eprintln!("release: `cargo {}` failed ({status})", args.join(" "));
+            let _ = std::fs::remove_dir_all(&scratch);
             return Ok(1);
         }
+    }
+    std::fs::remove_dir_all(&scratch)
+        .map_err(|e| format!("cannot remove {}: {e}", scratch.display()))?;
+    // Cargo also unpacked this run's temporary registry under its home; those copies serve no later run.
+    for copy in local_registry_copies().difference(&extracted_before) {
+        let _ = std::fs::remove_dir_all(copy);
     }
     println!(
         "release: every publishable crate packages and the documentation builds without warnings"
     );
     Ok(0)
+}
+
+/// The folders under `$CARGO_HOME/registry/src` where cargo unpacks local registries (their names start with `-`).
+fn local_registry_copies() -> std::collections::BTreeSet<std::path::PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return std::collections::BTreeSet::new();
+    };
+    std::fs::read_dir(src)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('-'))
+        })
+        .collect()
 }
 
 /// Returns the `major.minor` of the `rustc` that cargo uses in `root`.
