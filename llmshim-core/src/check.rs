@@ -10,14 +10,13 @@
 //! before those of its children, so [`check`] lists them in document order and [`first`] returns the first of them.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
 use serde_json::{Map, Value};
 
 use crate::budget::Budget;
-use crate::keyword::{KeywordClass, TYPE_NAMES, class_of};
-use crate::pointer::push_token;
+use crate::children::children;
+use crate::keyword::{STRICT_KEEP, TYPE_NAMES};
 use crate::report::{FallbackKind, FallbackReason};
 use crate::rules::{Booleans, Nullable, Root, RuleSet};
 use crate::walk::HARD_MAX_DEPTH;
@@ -150,51 +149,15 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Descends into the children of a schema object, in its stored key order.
+    /// Descends into the children of a schema object (the positions of `children::children`), in its stored key
+    /// order.
     fn children(&mut self, map: &Map<String, Value>, depth: usize) -> ControlFlow<()> {
-        let has_prefix_items = map.contains_key("prefixItems");
-        for (key, child) in map {
-            match class_of(key) {
-                KeywordClass::MapChildren => {
-                    let Value::Object(members) = child else {
-                        continue;
-                    };
-                    for (name, member) in members {
-                        let mark = self.pointer.len();
-                        push_token(&mut self.pointer, key);
-                        push_token(&mut self.pointer, name);
-                        let flow = self.child(member, depth + 1);
-                        self.pointer.truncate(mark);
-                        flow?;
-                    }
-                }
-                KeywordClass::SingleChild => {
-                    let kept_boolean = child.is_boolean()
-                        && (key == "additionalProperties" || (key == "items" && has_prefix_items));
-                    if kept_boolean {
-                        continue;
-                    }
-                    let mark = self.pointer.len();
-                    push_token(&mut self.pointer, key);
-                    let flow = self.child(child, depth + 1);
-                    self.pointer.truncate(mark);
-                    flow?;
-                }
-                KeywordClass::ArrayChildren => {
-                    let Value::Array(entries) = child else {
-                        continue;
-                    };
-                    for (index, entry) in entries.iter().enumerate() {
-                        let mark = self.pointer.len();
-                        push_token(&mut self.pointer, key);
-                        let _ = write!(self.pointer, "/{index}");
-                        let flow = self.child(entry, depth + 1);
-                        self.pointer.truncate(mark);
-                        flow?;
-                    }
-                }
-                _ => {}
-            }
+        for child in children(map) {
+            let mark = self.pointer.len();
+            child.slot.push_onto(&mut self.pointer);
+            let flow = self.child(child.value, depth + 1);
+            self.pointer.truncate(mark);
+            flow?;
         }
         ControlFlow::Continue(())
     }
@@ -407,11 +370,11 @@ impl<'a> Checker<'a> {
                 )?;
             }
             if let Some(properties) = properties
-                && !requires_each(map.get("required"), properties)
+                && !requires_each_in_order(map.get("required"), properties)
             {
                 self.fail(
                     FallbackKind::StrictUnsupported,
-                    "a strict object must require every property exactly once",
+                    "a strict object must require every property once, in declared order",
                 )?;
             }
         }
@@ -426,6 +389,27 @@ impl<'a> Checker<'a> {
                 FallbackKind::StrictUnsupported,
                 "prefixItems is not accepted under strict",
             )?;
+        }
+        // The strict keep-list: what strict providers accept on every node.
+        for key in map.keys() {
+            if !STRICT_KEEP.contains(&key.as_str()) && key != "prefixItems" {
+                let message = format!("{key} is not accepted under strict");
+                self.fail(FallbackKind::StrictUnsupported, message)?;
+            }
+        }
+        // Containers a strict provider parses as such; the walk never writes other values, but a schema checked
+        // on its own may hold them.
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if map
+                .get(key)
+                .is_some_and(|v| v.as_array().is_none_or(Vec::is_empty))
+            {
+                let message = format!("{key} must be a non-empty array");
+                self.fail(FallbackKind::InvalidSchema, message)?;
+            }
+        }
+        if type_name != Some("object") && map.get("properties").is_some_and(|v| !v.is_object()) {
+            self.fail(FallbackKind::InvalidSchema, "properties must be an object")?;
         }
         ControlFlow::Continue(())
     }
@@ -464,16 +448,17 @@ fn unique_strings(value: &Value) -> bool {
         .all(|entry| entry.as_str().is_some_and(|name| seen.insert(name)))
 }
 
-/// Whether `required` has exactly one entry per property (S15); an absent `required` lists nothing.
-fn requires_each(required: Option<&Value>, properties: &Map<String, Value>) -> bool {
+/// Whether `required` lists exactly the keys of `properties`, in their order (S15); an absent `required` lists
+/// nothing.
+fn requires_each_in_order(required: Option<&Value>, properties: &Map<String, Value>) -> bool {
     let entries: &[Value] = match required {
         None => &[],
         Some(Value::Array(entries)) => entries,
         Some(_) => return false,
     };
-    if entries.len() != properties.len() {
-        return false;
-    }
-    let names: HashSet<&str> = entries.iter().filter_map(Value::as_str).collect();
-    properties.keys().all(|key| names.contains(key.as_str()))
+    entries.len() == properties.len()
+        && entries
+            .iter()
+            .zip(properties.keys())
+            .all(|(entry, key)| entry.as_str() == Some(key.as_str()))
 }

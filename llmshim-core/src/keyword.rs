@@ -211,6 +211,25 @@ pub fn is_liftable(key: &str) -> bool {
     LIFTABLE.contains(&key)
 }
 
+/// The keys a schema object may keep under strict: what OpenAI Structured Outputs and Anthropic strict tools
+/// accept on every node, in a fixed order. The strict keep-list pass strips every other key, and the structural check
+/// under strict fails on any other key.
+pub const STRICT_KEEP: [&str; 13] = [
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "enum",
+    "const",
+    "$schema",
+];
+
 /// The seven JSON Schema type names.
 pub const TYPE_NAMES: [&str; 7] = [
     "null", "boolean", "object", "array", "number", "integer", "string",

@@ -36,6 +36,7 @@
 
 pub mod budget;
 pub mod check;
+pub mod children;
 pub mod envelope;
 pub mod json;
 pub mod keyword;

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::budget::{Budget, Meter};
-use crate::keyword::{Keyword, KeywordClass};
+use crate::children::{Slot, Walk, WrongContainer, children_mut};
+use crate::keyword::Keyword;
 use crate::lift;
 use crate::pointer::push_token;
 use crate::report::{Change, ChangeKind, FallbackKind, FallbackReason};
@@ -416,6 +417,30 @@ impl NodeCtx<'_> {
         self.shared.changes.truncate(mark.changes);
     }
 
+    /// Removes every key of `map` (this node's object) that `keep` rejects, keeping the order of the rest: a removed
+    /// key on the lift list is queued for the node's description under `rule`, any other is recorded as dropped under
+    /// `rule`. The one keep-list mechanism of the strict and the rule-set keep-lists.
+    pub fn keep_only(
+        &mut self,
+        map: &mut Map<String, Value>,
+        keep: impl Fn(&str) -> bool,
+        rule: &'static str,
+    ) {
+        if map.keys().all(|k| keep(k)) {
+            return;
+        }
+        // Rebuilding the map keeps the kept keys in order in one pass, however many keys are stripped.
+        for (key, value) in std::mem::take(map) {
+            if keep(&key) {
+                map.insert(key, value);
+            } else if crate::keyword::is_liftable(&key) {
+                self.queue_lift(key, value, rule);
+            } else {
+                self.record(rule, ChangeKind::Dropped, Some(&key));
+            }
+        }
+    }
+
     /// Walks `value` again as a subtree of this node, at depth + 1, located at this node's pointer.
     ///
     /// # Errors
@@ -578,7 +603,7 @@ fn leave_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReaso
     Ok(())
 }
 
-// The recursion visit → walk_children → walk_keyword → descend → visit is bounded by `HARD_MAX_DEPTH` levels, and
+// The recursion visit → walk_children → descend → visit is bounded by `HARD_MAX_DEPTH` levels, and
 // each level must stay small enough that the whole chain fits a 2 MiB thread stack even in unoptimized builds.
 // So error values are built in cold functions, and every recursive call goes through the one call site in
 // `descend`.
@@ -595,41 +620,28 @@ fn too_deep(pointer: &str) -> FallbackReason {
 
 #[cold]
 #[inline(never)]
-fn bad_container(cx: &NodeCtx<'_>, keyword: Keyword, expected: &str) -> FallbackReason {
-    cx.fail(
+fn bad_container(cx: &mut NodeCtx<'_>, wrong: WrongContainer) -> FallbackReason {
+    let name = wrong.keyword.as_str();
+    let mark = cx.shared.pointer.len();
+    push_token(&mut cx.shared.pointer, name);
+    let reason = cx.fail(
         FallbackKind::InvalidSchema,
-        format!("{} must be {expected}", keyword.as_str()),
-    )
+        format!("{name} must be {}", wrong.expected),
+    );
+    cx.shared.pointer.truncate(mark);
+    reason
 }
 
-/// The pointer token a child adds below its container's pointer.
-#[derive(Clone, Copy)]
-enum Token<'a> {
-    /// A single child: the keyword was already pushed by the caller.
-    None,
-    /// A member name of a map child.
-    Key(&'a str),
-    /// An entry of an array child.
-    Index(usize),
-}
-
-/// Visits one child at depth + 1 with this node's base, below the current pointer plus `token`.
+/// Visits one child at depth + 1 with this node's base, below the current pointer plus the child's slot.
 #[inline(never)]
 fn descend(
     cx: &mut NodeCtx<'_>,
     value: &mut Value,
-    token: Token<'_>,
+    slot: Slot<'_>,
     position: Position,
 ) -> Result<(), FallbackReason> {
     let mark = cx.shared.pointer.len();
-    match token {
-        Token::None => {}
-        Token::Key(key) => push_token(&mut cx.shared.pointer, key),
-        Token::Index(index) => {
-            use std::fmt::Write as _;
-            let _ = write!(cx.shared.pointer, "/{index}");
-        }
-    }
+    slot.push_onto(&mut cx.shared.pointer);
     let result = visit(
         cx.shared,
         cx.passes,
@@ -642,118 +654,26 @@ fn descend(
     result
 }
 
+/// Visits every schema position below the node in walk order (the positions of `children::children_mut`): a
+/// child keeps the node's instance-describing flag unless its keyword drops it, and definitions members (walked only
+/// when the settings ask) never describe the instance.
 fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
     let Some(map) = node.as_object_mut() else {
         return Ok(());
     };
-    // One pass over the keys finds the child keywords present (a bit per place in the walk order), so a node pays
-    // a hashed lookup only for the children it has, not one for each of the seventeen.
-    let mut present = 0u32;
-    for key in map.keys() {
-        if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
-            present |= 1 << place;
-        }
-    }
-    let bit = |keyword: Keyword| {
-        Keyword::WALK_ORDER
-            .iter()
-            .position(|k| *k == keyword)
-            .map_or(0, |place| 1u32 << place)
-    };
-    let has_prefix_items = present & bit(Keyword::PrefixItems) != 0;
-    present &= !cx.skipped_children();
-    for (place, keyword) in Keyword::WALK_ORDER.into_iter().enumerate() {
-        if present & (1 << place) == 0 {
-            continue;
-        }
-        let name = keyword.as_str();
-        let Some(child) = map.get_mut(name) else {
-            continue;
+    let how = Walk::new()
+        .with_lenient(cx.shared.settings.lenient_children)
+        .with_definitions(cx.shared.settings.walk_definitions)
+        .with_skip(cx.skipped_children());
+    for child in children_mut(map, how) {
+        let child = match child {
+            Ok(child) => child,
+            Err(wrong) => return Err(bad_container(cx, wrong)),
         };
-        let position = Position::new(
-            cx.position.instance && keyword.keeps_instance_position(),
-            false,
-        );
-        let mark = cx.shared.pointer.len();
-        push_token(&mut cx.shared.pointer, name);
-        let result = walk_keyword(keyword, child, cx, position, has_prefix_items);
-        cx.shared.pointer.truncate(mark);
-        result?;
-    }
-    if cx.shared.settings.walk_definitions {
-        walk_definitions(map, cx)?;
+        let instance = child
+            .keyword
+            .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
+        descend(cx, child.value, child.slot, Position::new(instance, false))?;
     }
     Ok(())
-}
-
-/// Visits the members of `$defs` and `definitions` as positions that do not describe the instance.
-#[inline(never)]
-fn walk_definitions(
-    map: &mut Map<String, Value>,
-    cx: &mut NodeCtx<'_>,
-) -> Result<(), FallbackReason> {
-    for name in ["$defs", "definitions"] {
-        let Some(Value::Object(members)) = map.get_mut(name) else {
-            continue;
-        };
-        let mark = cx.shared.pointer.len();
-        push_token(&mut cx.shared.pointer, name);
-        let result = walk_members(members, cx, Position::new(false, false));
-        cx.shared.pointer.truncate(mark);
-        result?;
-    }
-    Ok(())
-}
-
-/// Visits every member value of a map, below the current pointer plus the member name.
-fn walk_members(
-    members: &mut Map<String, Value>,
-    cx: &mut NodeCtx<'_>,
-    position: Position,
-) -> Result<(), FallbackReason> {
-    for (name, value) in members.iter_mut() {
-        descend(cx, value, Token::Key(name), position)?;
-    }
-    Ok(())
-}
-
-/// Visits every entry of an array, below the current pointer plus the index.
-fn walk_entries(
-    entries: &mut [Value],
-    cx: &mut NodeCtx<'_>,
-    position: Position,
-) -> Result<(), FallbackReason> {
-    for (index, value) in entries.iter_mut().enumerate() {
-        descend(cx, value, Token::Index(index), position)?;
-    }
-    Ok(())
-}
-
-fn walk_keyword(
-    keyword: Keyword,
-    child: &mut Value,
-    cx: &mut NodeCtx<'_>,
-    position: Position,
-    has_prefix_items: bool,
-) -> Result<(), FallbackReason> {
-    let lenient = cx.shared.settings.lenient_children;
-    match (keyword.class(), child) {
-        (KeywordClass::MapChildren, Value::Object(members)) => walk_members(members, cx, position),
-        (KeywordClass::MapChildren, _) if lenient => Ok(()),
-        (KeywordClass::MapChildren, _) => Err(bad_container(cx, keyword, "an object")),
-        (KeywordClass::ArrayChildren, Value::Array(entries)) if !entries.is_empty() => {
-            walk_entries(entries, cx, position)
-        }
-        (KeywordClass::ArrayChildren, _) if lenient => Ok(()),
-        (KeywordClass::ArrayChildren, _) => Err(bad_container(cx, keyword, "a non-empty array")),
-        (_, Value::Bool(_))
-            if keyword == Keyword::AdditionalProperties
-                || (keyword == Keyword::Items && has_prefix_items) =>
-        {
-            Ok(())
-        }
-        // A draft-07 tuple that was not upgraded: its entries are schemas too.
-        (_, Value::Array(entries)) if lenient => walk_entries(entries, cx, position),
-        (_, child) => descend(cx, child, Token::None, position),
-    }
 }

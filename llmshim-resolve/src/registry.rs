@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use hashbrown::HashMap;
-use llmshim_core::keyword::{KeywordClass, class_of};
-use llmshim_core::pointer::push_token;
+use llmshim_core::children::{Slot, children};
 use llmshim_core::{Budget, FallbackKind, FallbackReason, Meter};
 use serde_json::Value;
 
@@ -369,42 +368,29 @@ impl Scan<'_, '_> {
             }
         }
         self.registry.bases.insert(self.here(), base.clone());
-        for (key, child) in map {
-            match (class_of(key), key.as_str()) {
-                (KeywordClass::MapChildren | KeywordClass::Definitions, _) => {
-                    if let Some(members) = child.as_object() {
-                        for (name, member) in members {
-                            self.descend(&[key, name], member, &base, depth)?;
-                        }
-                    }
-                }
-                (KeywordClass::ArrayChildren, _) | (_, "any_of" | "one_of" | "all_of") => {
-                    if let Some(entries) = child.as_array() {
-                        for (i, entry) in entries.iter().enumerate() {
-                            self.descend(&[key, &i.to_string()], entry, &base, depth)?;
-                        }
-                    }
-                }
-                (KeywordClass::SingleChild, _) if child.is_object() => {
-                    self.descend(&[key], child, &base, depth)?;
-                }
-                _ => {}
+        // Every position of the original document, definitions and snake-case combinators included, since the
+        // walk renames and removes them only later; a single child that is not an object holds no resource.
+        let below = children(map)
+            .with_definitions()
+            .with_snake_case_combinators();
+        for child in below {
+            if matches!(child.slot, Slot::Single(_)) && !child.value.is_object() {
+                continue;
             }
+            self.descend(child.slot, child.value, &base, depth)?;
         }
         Ok(())
     }
 
     fn descend(
         &mut self,
-        tokens: &[&str],
+        slot: Slot<'_>,
         child: &Value,
         base: &Arc<str>,
         depth: usize,
     ) -> Result<(), FallbackReason> {
         let mark = self.pointer.len();
-        for t in tokens {
-            push_token(&mut self.pointer, t);
-        }
+        slot.push_onto(&mut self.pointer);
         let result = self.visit(child, base.clone(), depth + 1);
         self.pointer.truncate(mark);
         result

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::children::children;
+use llmshim_core::children::children;
 
 /// The number of properties, at every depth, that are not listed in their own object's `required`.
 ///
@@ -71,7 +71,7 @@ fn count(schema: &Value, per_node: impl Fn(&Map<String, Value>) -> usize) -> usi
             continue;
         };
         total = total.saturating_add(per_node(map));
-        stack.extend(children(map).into_iter().map(|(_, child)| child));
+        stack.extend(children(map).map(|child| child.value));
     }
     total
 }

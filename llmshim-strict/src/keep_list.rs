@@ -1,26 +1,12 @@
 //! Step W19, strict part: only the strict keep-list survives, and stripped human constraints are lifted (contract §5.2).
 
-use llmshim_core::keyword::is_liftable;
 use llmshim_core::walk::Flow;
-use llmshim_core::{ChangeKind, FallbackReason, NodeCtx, Pass};
+use llmshim_core::{FallbackReason, NodeCtx, Pass};
 use serde_json::Value;
 
-/// The keys a schema object may keep under strict, in the contract's order (§5.2).
-pub const KEEP: [&str; 13] = [
-    "type",
-    "title",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "anyOf",
-    "allOf",
-    "oneOf",
-    "enum",
-    "const",
-    "$schema",
-];
+/// The keys a schema object may keep under strict, in a fixed order: the strict keep-list of `llmshim-core`, which
+/// the structural check under strict also enforces.
+pub const KEEP: [&str; 13] = llmshim_core::keyword::STRICT_KEEP;
 
 /// Whether `key` survives the strict keep-list.
 ///
@@ -60,19 +46,7 @@ impl Pass for KeepList {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        if map.keys().all(|k| is_kept(k)) {
-            return Ok(Flow::Continue);
-        }
-        // Rebuilding the map keeps the kept keys in order in one pass, however many keys are stripped.
-        for (key, value) in std::mem::take(map) {
-            if is_kept(&key) {
-                map.insert(key, value);
-            } else if is_liftable(&key) {
-                cx.queue_lift(key, value, RULE);
-            } else {
-                cx.record(RULE, ChangeKind::Dropped, Some(&key));
-            }
-        }
+        cx.keep_only(map, is_kept, RULE);
         Ok(Flow::Continue)
     }
 }

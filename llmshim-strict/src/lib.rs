@@ -57,7 +57,6 @@
 //! strict check, the OpenAI limits or the Anthropic counters on schemas you produced yourself.
 
 mod check;
-mod children;
 mod close;
 mod counters;
 mod keep_list;

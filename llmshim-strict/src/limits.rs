@@ -4,7 +4,7 @@ use llmshim_core::rules::OpenAiLimits;
 use llmshim_core::{FallbackKind, FallbackReason, json};
 use serde_json::Value;
 
-use crate::children::children;
+use llmshim_core::children::children;
 
 /// Checks `schema` against the OpenAI strict `limits`, counting every inlined copy.
 ///
@@ -133,9 +133,8 @@ impl Measured {
             if let Some(v) = map.get("const") {
                 measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
             }
-            for (_, child) in children(map).into_iter().rev() {
-                stack.push((child, level));
-            }
+            let below: Vec<&Value> = children(map).map(|child| child.value).collect();
+            stack.extend(below.into_iter().rev().map(|child| (child, level)));
         }
         measured
     }

@@ -1,6 +1,8 @@
 //! The strict acceptance check: it passes on strict outputs and names the kind and pointer of each violation.
 
-use llmshim_core::FallbackKind::{BooleanSchema, BudgetDepth, InvalidSchema, StrictUnsupported};
+use llmshim_core::FallbackKind::{
+    BooleanSchema, BudgetDepth, InvalidSchema, StrictUnsupported, TargetUnsupported,
+};
 use llmshim_strict::check;
 use serde_json::{Value, json};
 
@@ -31,11 +33,17 @@ fn strict_outputs_pass() {
 }
 
 #[test]
-fn plain_type_arrays_and_single_entry_all_of_are_accepted() {
-    assert_eq!(check(&json!({"type": ["string", "null"]})), []);
+fn type_arrays_and_all_of_fail_and_an_empty_closed_object_passes() {
+    // The walk splits type arrays and merges a one-entry `allOf` under strict, so neither reaches a strict result.
     assert_eq!(
-        check(&json!({"allOf": [{"type": "string"}], "type": "string"})),
-        []
+        kinds(&check(&json!({"type": ["string", "null"]}))),
+        [(TargetUnsupported, String::new())]
+    );
+    assert_eq!(
+        kinds(&check(
+            &json!({"allOf": [{"type": "string"}], "type": "string"})
+        )),
+        [(StrictUnsupported, String::new())]
     );
     assert_eq!(
         check(&closed_with(
@@ -77,19 +85,18 @@ fn values_that_are_not_schemas_fail_invalid_schema() {
 
 #[test]
 fn a_bad_type_fails_invalid_schema() {
-    for ty in [
-        json!("text"),
-        json!([]),
-        json!(["string", "string"]),
-        json!(["string", 1]),
-        json!(7),
-    ] {
+    for ty in [json!("text"), json!([]), json!(["string", 1]), json!(7)] {
         assert_eq!(
             kinds(&check(&json!({"type": ty}))),
             [(InvalidSchema, String::new())],
             "{ty}"
         );
     }
+    // A well-formed type array is refused as such under strict.
+    assert_eq!(
+        kinds(&check(&json!({"type": ["string", "string"]}))),
+        [(TargetUnsupported, String::new())]
+    );
 }
 
 #[test]
@@ -109,17 +116,20 @@ fn each_key_outside_the_keep_list_fails_once() {
     let found = check(
         &json!({"type": "string", "format": "date", "$ref": "#/x", "prefixItems": [{"type": "string"}]}),
     );
+    // A leftover `$ref` is malformed on every target; `prefixItems` has its own strict row; then the keep-list.
     assert_eq!(
         kinds(&found),
         [
+            (InvalidSchema, String::new()),
             (StrictUnsupported, String::new()),
             (StrictUnsupported, String::new()),
             (StrictUnsupported, String::new()),
         ]
     );
-    assert!(found[0].message.contains("format"));
-    assert!(found[1].message.contains("$ref"));
-    assert!(found[2].message.contains("prefixItems"));
+    assert!(found[0].message.contains("$ref"));
+    assert!(found[1].message.contains("prefixItems"));
+    assert!(found[2].message.contains("format"));
+    assert!(found[3].message.contains("$ref"));
 }
 
 #[test]
@@ -132,9 +142,6 @@ fn objects_must_be_closed_with_every_property_required_in_order() {
         json!({"type": "object", "properties": {}, "required": [], "additionalProperties": {"type": "string"}}),
         json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}),
         json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["b", "a"], "additionalProperties": false}),
-        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "a"], "additionalProperties": false}),
-        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": "a", "additionalProperties": false}),
-        json!({"type": ["object", "null"], "properties": {}, "required": []}),
     ];
     for case in cases {
         let found = check(&case);
@@ -144,6 +151,27 @@ fn objects_must_be_closed_with_every_property_required_in_order() {
             "{case}: {found:?}"
         );
     }
+    // A `required` that is not an array of unique strings is malformed on every target, and fails the strict row
+    // too.
+    for required in [json!("a"), json!(["a", "a"])] {
+        let found = check(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": required, "additionalProperties": false}),
+        );
+        assert_eq!(
+            kinds(&found),
+            [
+                (InvalidSchema, String::new()),
+                (StrictUnsupported, String::new())
+            ]
+        );
+    }
+    // A type array with `object` is refused before the object rows apply.
+    assert_eq!(
+        kinds(&check(
+            &json!({"type": ["object", "null"], "properties": {}, "required": []})
+        )),
+        [(TargetUnsupported, String::new())]
+    );
 }
 
 #[test]
@@ -178,7 +206,7 @@ fn arrays_need_items() {
     );
     assert_eq!(
         kinds(&check(&json!({"type": ["array", "null"]}))),
-        [(StrictUnsupported, String::new())]
+        [(TargetUnsupported, String::new())]
     );
 }
 

@@ -81,12 +81,14 @@ pub(crate) fn strict_settings(diagnostics: bool) -> Settings {
         .with_diagnostics(diagnostics)
 }
 
-/// The pass list of the brief: core steps, the strict keep-list, the flush, then closing.
+/// The pass list of the brief: core steps (the one-entry `allOf` merge among them, which strict relies on), the
+/// strict keep-list, the flush, then closing.
 pub(crate) fn run(schema: &mut Value, settings: &Settings) -> Result<Walked, FallbackReason> {
-    let passes: [&dyn Pass; 6] = [
+    let passes: [&dyn Pass; 7] = [
         &steps::Shape::keep_booleans(),
         &steps::Literals,
         &steps::SnakeCase,
+        &steps::MergeAllOf,
         &KeepList,
         &FlushLifts,
         &CloseObjects,
@@ -99,10 +101,11 @@ pub(crate) fn run_with_split(
     schema: &mut Value,
     settings: &Settings,
 ) -> Result<Walked, FallbackReason> {
-    let passes: [&dyn Pass; 7] = [
+    let passes: [&dyn Pass; 8] = [
         &steps::Shape::keep_booleans(),
         &steps::Literals,
         &steps::SnakeCase,
+        &steps::MergeAllOf,
         &KeepList,
         &FlushLifts,
         &SplitTypeArrays,

@@ -1,7 +1,6 @@
 //! Step W19, the rule set's part: the keep-list, the Google-family string `const`, and the Anthropic structured-output
 //! bounds.
 
-use llmshim_core::keyword::is_liftable;
 use llmshim_core::walk::{Flow, NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
@@ -44,21 +43,7 @@ impl Pass for KeepList<'_> {
             cx.record(CONST_TO_ENUM, ChangeKind::Rewritten, Some("const"));
         }
         if let Some(keep) = self.rules.keep {
-            let stripped: Vec<String> = map
-                .keys()
-                .filter(|k| !keep.contains(&k.as_str()))
-                .cloned()
-                .collect();
-            for key in stripped {
-                let Some(value) = json::remove(map, &key) else {
-                    continue;
-                };
-                if is_liftable(&key) {
-                    cx.queue_lift(key, value, "target.keyword");
-                } else {
-                    cx.record("target.keyword", ChangeKind::Dropped, Some(&key));
-                }
-            }
+            cx.keep_only(map, |k| keep.contains(&k), "target.keyword");
         }
         if self.rules.output_bounds && cx.settings().structured_output {
             for key in OUTPUT_BOUNDS {

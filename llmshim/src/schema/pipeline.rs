@@ -15,6 +15,40 @@ use serde_json::{Map, Value};
 
 use crate::schema::Options;
 
+/// The passes of the one walk, in order: each with the walk step it implements and its name. The list in
+/// `attempt` must name the same passes in the same order (asserted there and by a test), and the steps only ever
+/// increase, so no pass runs before a step it depends on.
+pub(crate) const ORDER: [(&str, &str); 28] = [
+    ("W2", "shape"),
+    ("W3", "base-uri"),
+    ("W5", "literals"),
+    ("W6", "snake-case"),
+    ("W6", "upgrade"),
+    ("W7", "expand-ref"),
+    ("W8", "meta"),
+    ("W9", "upgrade"),
+    ("W12", "required-null"),
+    ("W13", "one-of"),
+    ("W14", "merge-all-of"),
+    ("W15", "root-shaping"),
+    ("W16", "flatten-tuples"),
+    ("W17", "infer-type"),
+    ("W18", "target-enter-hook"),
+    ("W19", "strict-keep-list"),
+    ("W19", "target-keep-list"),
+    ("W20", "patterns"),
+    ("W21", "nullable-policy"),
+    ("W22", "google-values"),
+    ("W22", "flush-lifts"),
+    ("W23", "split-type-array"),
+    ("W24", "required-strings"),
+    ("W26", "empty-properties"),
+    ("W26", "strict-close-objects"),
+    ("W27", "default-items"),
+    ("W28", "google-tail"),
+    ("W29", "target-leave-hook"),
+];
+
 /// The base URI of a document that declares none.
 const BASE: &str = "https://llmshim.invalid/schema";
 
@@ -119,38 +153,45 @@ fn attempt(
     let items = target::DefaultItemsPass::new(rules);
     let tail = target::GoogleTail::new(rules);
     let leave_hook = target::LeaveHook::new(target);
-    // Contract §1.5 order. `enter` steps run in list order before the children; `leave` steps (W26 to W29) run in
-    // list order after them.
-    let passes: [&dyn Pass; 28] = [
-        &shape,                        // W2, W4
-        &base,                         // W3
-        &steps::Literals,              // W5
-        &steps::SnakeCase,             // W6
-        &id,                           // W6 (draft-04 id)
-        &expand,                       // W7
-        &meta,                         // W8
-        &forms,                        // W9-W11
-        &steps::RequiredNull,          // W12
-        &steps::OneOf,                 // W13
-        &steps::MergeAllOf,            // W14
-        &root,                         // W15
-        &flatten,                      // W16
-        &infer,                        // W17
-        &enter_hook,                   // W18
-        &llmshim_strict::KeepList,     // W19 (strict)
-        &keep,                         // W19 (rule set, output bounds)
-        &patterns,                     // W20
-        &steps::NullablePolicy,        // W21
-        &values,                       // W22
-        &steps::FlushLifts,            // W22 (flush)
-        &split,                        // W23
-        &steps::RequiredStrings,       // W24
-        &empty,                        // W26 (rule set)
-        &llmshim_strict::CloseObjects, // W26 (strict)
-        &items,                        // W27
-        &tail,                         // W28
-        &leave_hook,                   // W29
+    // The walk steps in order (see `ORDER`): `enter` steps run in list order before the children, `leave` steps
+    // (W26 to W29) in list order after them.
+    let passes: [&dyn Pass; ORDER.len()] = [
+        &shape,
+        &base,
+        &steps::Literals,
+        &steps::SnakeCase,
+        &id,
+        &expand,
+        &meta,
+        &forms,
+        &steps::RequiredNull,
+        &steps::OneOf,
+        &steps::MergeAllOf,
+        &root,
+        &flatten,
+        &infer,
+        &enter_hook,
+        &llmshim_strict::KeepList,
+        &keep,
+        &patterns,
+        &steps::NullablePolicy,
+        &values,
+        &steps::FlushLifts,
+        &split,
+        &steps::RequiredStrings,
+        &empty,
+        &llmshim_strict::CloseObjects,
+        &items,
+        &tail,
+        &leave_hook,
     ];
+    debug_assert!(
+        passes
+            .iter()
+            .map(|p| p.name())
+            .eq(ORDER.iter().map(|(_, name)| *name)),
+        "the pass list follows ORDER"
+    );
     let mut out = input.clone();
     let walked = walk::walk(&mut out, &passes, &settings(options, strict), BASE.into())?;
     if let Some(reason) =
@@ -170,5 +211,30 @@ fn strict_limits(out: &Value, rules: &RuleSet) -> Result<(), FallbackReason> {
     match rules.strict.and_then(|p| p.openai_limits) {
         Some(limits) => llmshim_strict::fits(out, &limits),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::pipeline::ORDER;
+
+    /// The step number of a label such as `W19`.
+    fn step(label: &str) -> u32 {
+        label
+            .strip_prefix('W')
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(u32::MAX)
+    }
+
+    #[test]
+    fn the_walk_steps_only_increase() {
+        assert!(
+            ORDER.iter().all(|(label, _)| step(label) <= 30),
+            "{ORDER:?}"
+        );
+        assert!(
+            ORDER.windows(2).all(|w| step(w[0].0) <= step(w[1].0)),
+            "{ORDER:?}"
+        );
     }
 }
