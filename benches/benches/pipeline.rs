@@ -2,8 +2,8 @@
 //! built-in target, against a same-run baseline of parsing and serializing the same schemas' text.
 //!
 //! One iteration normalizes each schema of the server once, in place, with `Options::for_target(target)` (strict
-//! off) through a normalizer with fixed environment flags and `LLMSHIM_NO_SCHEMA_CACHE` on, so every stage of
-//! contract §6.2 after the memo runs for every schema: the registry pre-pass, the one walk, the structural check
+//! off) through a normalizer with fixed environment flags and `LLMSHIM_NO_SCHEMA_CACHE` on, so every stage after
+//! the memo runs for every schema: the registry pre-pass, the one walk, the structural check
 //! and the compile gate (and the fallback where one is needed). The memo and process environment reads are not in
 //! it. The schemas are cloned outside the timed region (`iter_batched`), because normalization consumes them.
 //!

@@ -6,8 +6,9 @@
 //! the OpenAI limits and the demotion retry around it. So `strict/normalize_with` measures uncached
 //! `normalize_with` for OpenAI Chat and Anthropic with strict off and on over the same schemas: the difference
 //! between the `strict` and `plain` ids is what strict costs (including the second, non-strict attempt of every
-//! schema that is demoted). `strict/fits` measures `llmshim_strict::fits`, the OpenAI strict limits (contract
-//! §5.6), which normalization runs on every strict OpenAI result, on the Chat results that came out strict.
+//! schema that is demoted). `strict/fits` measures `llmshim_strict::fits`, the OpenAI strict limits
+//! (`openai.strict-limits`), which normalization runs on every strict OpenAI result, on the Chat results that
+//! came out strict.
 //! Inputs are cloned outside the timed region (`iter_batched`) where normalization consumes them.
 //!
 //! Groups `strict/normalize_with` (ids `<target>/<plain|strict>/<workload>`) and `strict/fits` (ids

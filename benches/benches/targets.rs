@@ -6,8 +6,8 @@
 //! interleaved with the core, resolve and strict steps in the one walk the facade composes (its pass list is
 //! private), so a walk of only the target passes is not a stage the product runs, and the walk is measured whole
 //! by the `pipeline` bench. What the public API offers for the target stage alone is the structural check of a
-//! finished schema against the target's rule set (contract §1.7), which normalization runs on every walked schema
-//! (§6.2 P5); this bench measures that. (`check_with` lists every violation where normalization stops at the
+//! finished schema against the target's rule set, which normalization runs on every walked schema; this bench
+//! measures that. (`check_with` lists every violation where normalization stops at the
 //! first; on an accepted schema both visit the whole tree.)
 //!
 //! One iteration checks every schema of the server once; the outputs are prepared before timing, uncached and with

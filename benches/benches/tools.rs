@@ -1,4 +1,4 @@
-//! The published transform benchmark (contract §12): native tool translation at several tool counts, cached and
+//! The published transform benchmark: native tool translation at several tool counts, cached and
 //! uncached, against a same-run baseline of parsing and serializing the same request; and the real MCP corpus.
 
 mod support;

@@ -1,4 +1,4 @@
-//! The benchmark workloads of the behaviour contract (§12) and a generator of valid tool arguments.
+//! The benchmark workloads of the behaviour contract and a generator of valid tool arguments.
 //!
 //! [`transform_request`] builds the synthetic transform request for one tool count, and
 //! [`mcp_corpus`] builds the real-corpus requests from the shared MCP tool files.

@@ -3,7 +3,7 @@
 use llmshim_core::Normalization;
 use serde_json::Value;
 
-/// What the memo stores for one normalization (contract §7.1), shared between the table and live hits.
+/// What the memo stores for one normalization, shared between the table and live hits.
 ///
 /// Entries are immutable once built, so a [`Hit`](crate::Hit) can read one outside the lock.
 pub(crate) struct Entry<K> {

@@ -1,4 +1,4 @@
-//! The bounded fingerprint of contract §7.2: one iterative walk that hashes a value and estimates its owned bytes.
+//! The bounded fingerprint of a memo key: one iterative walk that hashes a value and estimates its owned bytes.
 
 use serde_json::{Number, Value};
 use std::array;
@@ -10,7 +10,7 @@ use std::slice;
 /// The walk feeds the hasher, for every value in document order, a type tag, the length of each object and
 /// array, each object key in stored order, each string's contents, each boolean, and each number by kind, value
 /// and `f64` bit pattern.
-/// So two values that are *identical* (contract §1.1) always hash alike, while key order, `0.0` against `-0.0`
+/// So two values that are *identical* always hash alike, while key order, `0.0` against `-0.0`
 /// and `1` against `1.0` all feed different data.
 ///
 /// The walk gives up, and [`Fingerprint::new`] returns `None`, when any value is deeper than

@@ -15,7 +15,7 @@ pub struct Hit<K> {
 }
 
 impl<K> Hit<K> {
-    /// Makes `value`, which holds the input that was looked up, the stored output (contract §7.3).
+    /// Makes `value`, which holds the input that was looked up, the stored output.
     ///
     /// When the stored output differs from its input, `value` is replaced by an independent clone of it.
     /// When it is identical (an exact no-op), `value` is left in place and nothing is allocated.

@@ -1,4 +1,4 @@
-//! Identity of JSON values (contract §1.1) checked without allocating, for the lookup path.
+//! Identity of JSON values checked without allocating, for the lookup path.
 
 use crate::Fingerprint;
 use serde_json::{Number, Value};

@@ -1,7 +1,7 @@
 //! A bounded, process-local memo that remembers normalized schemas by their options and exact input.
 //!
 //! A [`Memo`] maps an effective-options key plus the exact content of an input schema to the output and report
-//! that an earlier normalization produced (contract §7).
+//! that an earlier normalization produced.
 //! It never serves a wrong result: a hash match is accepted only when the stored key equals the key and the stored
 //! input is *identical* to the input (object key order and the `f64` bit pattern of every number included), so a
 //! hash collision can only cost a miss.

@@ -1,6 +1,6 @@
 //! The bounds of one memo: how many entries it keeps and how many estimated owned bytes they may charge.
 
-/// How many entries a [`Memo`](crate::Memo) keeps and how many estimated owned bytes they may charge (contract §7.1).
+/// How many entries a [`Memo`](crate::Memo) keeps and how many estimated owned bytes they may charge.
 ///
 /// An entry's charge is the owned-byte estimate of its input plus that of its output plus 512 (see
 /// [`Fingerprint::bytes`](crate::Fingerprint::bytes)).

@@ -44,7 +44,7 @@ impl<K> fmt::Debug for Lookup<K> {
     }
 }
 
-/// A bounded, process-local memo from a key and an exact input to an output and its report (contract §7).
+/// A bounded, process-local memo from a key and an exact input to an output and its report.
 ///
 /// `K` is whatever decides the result besides the input (the facade uses its effective `Options`); `S` builds
 /// the hasher that turns a key and an input into the 64-bit hash the entries are found by.
@@ -135,7 +135,7 @@ impl<K, S> Memo<K, S> {
 }
 
 impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
-    /// Looks up the result for `key` and `input` (contract §7.3).
+    /// Looks up the result for `key` and `input`.
     ///
     /// The input is fingerprinted outside the lock; an input beyond the bounded key work gives
     /// [`Lookup::Unkeyed`] without touching the memo.
@@ -166,7 +166,7 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
         }
     }
 
-    /// Stores `output` and `report` as the result for `key` and `input` (contract §7.4).
+    /// Stores `output` and `report` as the result for `key` and `input`.
     ///
     /// `fingerprint` must be the one [`Memo::lookup`] returned for this `key` and `input`; an entry stored under
     /// another fingerprint is merely never found.

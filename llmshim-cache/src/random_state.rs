@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{self, BuildHasher};
 
 /// The default `S` of [`Memo`](crate::Memo): builds [`MemoHasher`]s from a seed chosen randomly for each process
-/// and varied for each instance (contract §7.2).
+/// and varied for each instance.
 ///
 /// Hashes therefore differ between processes and between memos, while results never do.
 /// It is the fast variant of foldhash, which digests a fingerprint's tags and words several times faster than the

@@ -1,6 +1,6 @@
 //! The counters a memo reports: hits, misses, inserts, evictions, and what it holds now.
 
-/// A snapshot of a [`Memo`](crate::Memo)'s counters and contents (contract §7.1).
+/// A snapshot of a [`Memo`](crate::Memo)'s counters and contents.
 ///
 /// The four counters only grow; [`Memo::clear`](crate::Memo::clear) empties the memo but keeps them.
 ///

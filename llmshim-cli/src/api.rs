@@ -131,7 +131,7 @@ impl FromStr for Api {
 pub struct Outcome {
     /// The schema, tool or request after normalization.
     pub output: Value,
-    /// The report; for `tools` the request summary (contract §9.6).
+    /// The report; for `tools` the request summary.
     pub report: Normalization,
     /// For `output`, whether the schema was wrapped under `response`.
     pub wrapped: Option<bool>,

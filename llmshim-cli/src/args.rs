@@ -1,4 +1,4 @@
-//! The command-line grammar of contract §11, as clap derive types.
+//! The command-line grammar, as clap derive types.
 
 use std::path::PathBuf;
 

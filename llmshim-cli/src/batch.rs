@@ -1,4 +1,4 @@
-//! `llmshim batch`: JSON lines in, exactly one JSON line out per non-blank input line, in order (contract §11).
+//! `llmshim batch`: JSON lines in, exactly one JSON line out per non-blank input line, in order.
 
 pub mod env;
 pub mod line;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io;
 
-/// An error that ends a subcommand with exit status 2 (contract §11).
+/// An error that ends a subcommand with exit status 2.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CliError {

@@ -1,7 +1,7 @@
 //! The `llmshim` command as a library: argument grammar, option building, batch lines and the subcommands.
 //!
 //! The binary `llmshim` is a thin wrapper around [`run::main_with`]; everything it does lives here so that it can
-//! be tested and fuzzed without a process. It uses only the public API of the `llmshim` facade (contract §11).
+//! be tested and fuzzed without a process. It uses only the public API of the `llmshim` facade.
 //!
 //! ```text
 //! llmshim normalize --target <T> [OPTIONS] [FILE]

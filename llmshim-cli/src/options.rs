@@ -1,11 +1,11 @@
-//! Building `Options` and the environment from command-line flags and from batch `options` members (contract §2.3).
+//! Building `Options` and the environment from command-line flags and from batch `options` members.
 
 use llmshim::schema::{Env, Nullable, Options, Target};
 use serde_json::Value;
 
 use crate::args::OptionArgs;
 
-/// The snake-case option names a batch line's `options` member may use, in the order of contract §2.3.
+/// The snake-case option names a batch line's `options` member may use, in the order of the `Options` fields.
 pub const OPTION_NAMES: [&str; 10] = [
     "strict",
     "nullable",
@@ -116,7 +116,7 @@ impl OptionArgs {
     }
 }
 
-/// Applies one member of a batch line's `options` to `options`, by its snake-case name (contract §2.3, §11).
+/// Applies one member of a batch line's `options` to `options`, by its snake-case name.
 ///
 /// # Errors
 ///

@@ -29,7 +29,7 @@ pub fn write_json(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Resul
     out.write_all(b"\n")
 }
 
-/// Writes the `explain` text of contract §11 for `report`: the four flags, one line per change, then the reason.
+/// Writes the `explain` text for `report`: the four flags, one line per change, then the reason.
 ///
 /// # Errors
 ///

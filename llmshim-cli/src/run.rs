@@ -19,7 +19,7 @@ use crate::error::CliError;
 use crate::input::{display_name, is_stdin, open_lines, read_document};
 use crate::report::{fallback_note, write_explain, write_json};
 
-/// The exit status of a run (contract §11).
+/// The exit status of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Status {
@@ -162,7 +162,7 @@ fn one(
     Ok(Status::Success)
 }
 
-/// `explain`: the text of contract §11, diagnostics forced on.
+/// `explain`: the text format, diagnostics forced on.
 fn explain(args: &TargetArgs, io: &mut Io<'_>) -> Result<Status, CliError> {
     let options = args.options.options(args.target).with_diagnostics(true);
     let mut schema: Value = read_document(args.file.as_deref(), io.stdin)?;

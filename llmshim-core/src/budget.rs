@@ -1,4 +1,4 @@
-//! Budgets bound every walk: nesting depth, visited nodes and literal bytes (contract §2.8).
+//! Budgets bound every walk: nesting depth, visited nodes and literal bytes.
 
 use crate::report::{FallbackKind, FallbackReason};
 

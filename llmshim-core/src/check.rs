@@ -1,4 +1,4 @@
-//! The structural check of contract §1.7: the rules S1 to S18 every finished schema must satisfy.
+//! The structural check: the rows S1 to S18 every finished schema must satisfy.
 //!
 //! The check reads the walk's result; it never changes it. Recursion follows the same positions as the walker:
 //! map-child values, single children (except a boolean `additionalProperties` and a boolean `items` beside

@@ -1,4 +1,4 @@
-//! The JSON model of contract §1.1: order-preserving edits, identity, compact rendering and byte counts.
+//! The JSON model: order-preserving edits, identity, compact rendering and byte counts.
 
 use serde_json::{Map, Value};
 use std::io;
@@ -34,7 +34,7 @@ pub fn set(map: &mut Map<String, Value>, key: &str, value: Value) {
     }
 }
 
-/// Identity (contract §1.1): key order matters and numbers must have the same kind and `f64` bits.
+/// Identity: key order matters and numbers must have the same kind and `f64` bits.
 ///
 /// Iterative, so it never overflows the stack.
 ///

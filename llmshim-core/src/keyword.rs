@@ -1,6 +1,6 @@
 //! The keyword vocabulary: which keys of a schema object hold subschemas and which hold data.
 
-/// How the walker treats the value of a key in a schema object (contract §1.2).
+/// How the walker treats the value of a key in a schema object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KeywordClass {
@@ -119,7 +119,7 @@ impl Keyword {
         }
     }
 
-    /// Whether a child under this keyword keeps the parent's instance-describing flag (contract §1.4).
+    /// Whether a child under this keyword keeps the parent's instance-describing flag.
     pub const fn keeps_instance_position(self) -> bool {
         !matches!(
             self,
@@ -151,7 +151,7 @@ pub fn class_of(key: &str) -> KeywordClass {
     }
 }
 
-/// The 14 snake-case spellings renamed by the walker, in renaming order (contract §1.3).
+/// The 14 snake-case spellings renamed by the walker, in renaming order.
 pub const SNAKE_CASE: [(&str, &str); 14] = [
     ("any_of", "anyOf"),
     ("one_of", "oneOf"),
@@ -169,7 +169,7 @@ pub const SNAKE_CASE: [(&str, &str); 14] = [
     ("exclusive_maximum", "exclusiveMaximum"),
 ];
 
-/// The keywords that stripping lifts into descriptions instead of dropping (contract §1.6).
+/// The keywords that stripping lifts into descriptions instead of dropping.
 pub const LIFTABLE: [&str; 33] = [
     "default",
     "examples",

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::json;
 
-/// Renders a lifted value (contract §1.6 step 3): a string `pattern` or `format` raw, everything else compact JSON.
+/// Renders a lifted value: a string `pattern` or `format` raw, everything else compact JSON.
 ///
 /// ```
 /// use llmshim_core::lift::render;
@@ -23,7 +23,7 @@ pub fn render(keyword: &str, value: &Value) -> String {
     }
 }
 
-/// Appends the fragment for `keyword` and `value` to `node`'s description (contract §1.6).
+/// Appends the fragment for `keyword` and `value` to `node`'s description.
 ///
 /// A non-string description is replaced. Nothing is appended when the description already contains `(keyword:`,
 /// the duplicate marker that keeps normalization idempotent. Returns whether text was appended.

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
-/// Why a schema was replaced by the fallback or demoted from strict (contract §2.5).
+/// Why a schema was replaced by the fallback or demoted from strict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FallbackKind {
@@ -147,7 +147,7 @@ impl fmt::Display for FallbackReason {
 
 impl std::error::Error for FallbackReason {}
 
-/// What a change did (contract §2.4).
+/// What a change did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ChangeKind {
@@ -237,7 +237,7 @@ impl Change {
     }
 }
 
-/// The report every normalization returns (contract §2.4).
+/// The report every normalization returns.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Normalization {

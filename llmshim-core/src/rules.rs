@@ -1,8 +1,8 @@
-//! Rule-set data: everything that makes one target differ from another, as plain values (contract §4.1).
+//! Rule-set data: everything that makes one target differ from another, as plain values.
 
 pub use crate::envelope::Envelope;
 
-/// How a target expresses null (contract §2.2).
+/// How a target expresses null.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Nullable {
@@ -69,7 +69,7 @@ pub enum SchemaUri {
     Set2020,
 }
 
-/// The root rule (contract §4.3.3).
+/// The root rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Root {
@@ -105,7 +105,7 @@ pub enum DefaultItems {
     String,
 }
 
-/// The OpenAI strict limits (contract §5.6).
+/// The OpenAI strict limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct OpenAiLimits {
@@ -191,7 +191,7 @@ impl OpenAiLimits {
     }
 }
 
-/// The Anthropic per-request strict budget (contract §5.7).
+/// The Anthropic per-request strict budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct AnthropicBudget {
@@ -241,7 +241,7 @@ impl StrictProfile {
     }
 }
 
-/// Everything that selects a target's transport rules (contract §4.1).
+/// Everything that selects a target's transport rules.
 ///
 /// Built-in rule sets live in `llmshim-targets`; a custom target builds its own with [`RuleSet::new`] and the
 /// `with_*` methods, all `const`, so it can be a `static`.

@@ -6,7 +6,7 @@ use crate::report::FallbackReason;
 use crate::rules::RuleSet;
 use crate::walk::NodeCtx;
 
-/// A target's rules: an id, the rule-set data, and two optional hooks (contract §4.2).
+/// A target's rules: an id, the rule-set data, and two optional hooks.
 ///
 /// The built-in targets in `llmshim-targets` implement this trait exactly as a custom target outside the workspace
 /// does; a custom target needs only this crate.

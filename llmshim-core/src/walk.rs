@@ -1,4 +1,4 @@
-//! The walker: one visit per schema position, running an ordered list of passes (contract §1.5).
+//! The walker: one visit per schema position, running an ordered list of passes.
 //!
 //! A visit counts itself against the budget (W1), runs every pass's [`Pass::enter`] in order, walks the children
 //! (W25) and runs every pass's [`Pass::leave`] in order. A pass that produces the visit's final result (reference
@@ -125,7 +125,7 @@ impl Settings {
     }
 }
 
-/// The position flags of a visit (contract §1.4).
+/// The position flags of a visit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Position {
@@ -158,7 +158,7 @@ pub enum Flow {
     Done,
 }
 
-/// One per-node pass. Passes are listed in the order of contract §1.5 by whoever composes the walk.
+/// One per-node pass. Whoever composes the walk lists passes in the order of the walk steps (W1 to W30).
 pub trait Pass {
     /// A short name for debugging.
     fn name(&self) -> &'static str;

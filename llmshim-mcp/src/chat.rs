@@ -1,4 +1,4 @@
-//! Converting a raw MCP tool into the canonical chat tool of contract §8.2.
+//! Converting a raw MCP tool into the canonical chat tool.
 
 use llmshim_core::json;
 use serde_json::{Map, Value};
@@ -8,7 +8,7 @@ use crate::tool::{DESCRIPTION, INPUT_SCHEMA, NAME, TITLE};
 /// The key of a prompt-cache marker, the one non-MCP field a chat tool carries over.
 const CACHE_CONTROL: &str = "cache_control";
 
-/// Builds the canonical chat tool for an MCP tool (contract §8.2), copying the values it needs.
+/// Builds the canonical chat tool for an MCP tool, copying the values it needs.
 ///
 /// The result is `{"type":"function","function":{"name":…,"description":…,"parameters":…}}`, followed by the tool's
 /// top-level `cache_control` when it has one:

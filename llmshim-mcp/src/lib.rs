@@ -2,9 +2,9 @@
 //!
 //! An MCP tool (`name`, `title`, `description`, `inputSchema`, `outputSchema`, `annotations`, `_meta`, `icons`) is
 //! recognized by its `inputSchema` key ([`is_mcp_tool`]) and read through the borrowed view [`Tool`].
-//! [`normalize_tool`] applies contract §8.1: it runs the given schema normalizer on `inputSchema` and replaces a
+//! [`normalize_tool`] ingests a tool: it runs the given schema normalizer on `inputSchema` and replaces a
 //! result that does not describe an object by the fallback `{"type":"object","properties":{}}`.
-//! [`to_chat_tool`] applies contract §8.2: it builds the canonical chat tool
+//! [`to_chat_tool`] converts a raw tool: it builds the canonical chat tool
 //! `{"type":"function","function":{"name","description","parameters"}}`.
 //! This crate never normalizes a schema by itself: the normalizer is a function argument, so it needs no edge to the
 //! facade.

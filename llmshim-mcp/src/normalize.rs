@@ -1,4 +1,4 @@
-//! Ingesting an MCP tool (contract §8.1): normalize its `inputSchema` and require that it describes an object.
+//! Ingesting an MCP tool: normalize its `inputSchema` and require that it describes an object.
 
 use llmshim_core::{FallbackKind, FallbackReason, Normalization};
 use serde_json::{Map, Value};
@@ -8,7 +8,7 @@ use crate::tool::INPUT_SCHEMA;
 
 /// Normalizes `tool`'s `inputSchema` in place with `normalize` and requires the result to describe an object.
 ///
-/// This is contract §8.1 without the normalizer itself, which the caller hands in (the facade passes its
+/// This is MCP tool ingestion without the normalizer itself, which the caller hands in (the facade passes its
 /// `normalize_with` for the Mcp target):
 /// - A tool that is not an object, or has no `inputSchema` key, is left alone; `normalize` is not called and the
 ///   report is [`Normalization::default`].
@@ -68,7 +68,7 @@ pub fn normalize_tool(
     report
 }
 
-/// The fallback schema of contract §6.3, `{"type":"object","properties":{}}`.
+/// The fallback schema, `{"type":"object","properties":{}}`.
 fn fallback() -> Value {
     let mut map = Map::new();
     map.insert("type".to_owned(), Value::String("object".to_owned()));

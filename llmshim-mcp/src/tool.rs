@@ -109,7 +109,7 @@ impl<'a> Tool<'a> {
         })
     }
 
-    /// The description a chat tool receives (contract §8.2): the `description` when the key is present, even when it
+    /// The description a chat tool receives: the `description` when the key is present, even when it
     /// is `null`; otherwise the `title`, even when it is `null`; `None` when the tool has neither key.
     ///
     /// ```

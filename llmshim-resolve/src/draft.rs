@@ -1,4 +1,4 @@
-//! Draft detection from `$schema` (contract §3.1).
+//! Draft detection from `$schema`.
 
 use serde_json::Value;
 

@@ -13,7 +13,7 @@ pub enum Cycles {
     KeepRefs,
 }
 
-/// The draft upgrades to apply (contract §3.6); all on by default.
+/// The draft upgrades to apply; all on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Upgrades {
@@ -96,7 +96,7 @@ impl Default for Upgrades {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub struct Options {
-    /// Depth, node and byte limits, charged as contract §2.8 describes.
+    /// Depth, node and byte limits, charged to one meter as the walk charges its own.
     pub budget: Budget,
     /// What a cycle becomes.
     pub cycles: Cycles,

@@ -1,4 +1,4 @@
-//! The registry pre-pass: every resource and anchor of a document and its registered resources (contract §3.2, §3.3).
+//! The registry pre-pass: every resource and anchor of a document and its registered resources.
 
 use std::sync::Arc;
 
@@ -185,7 +185,7 @@ impl<'a> Registry<'a> {
         register(&mut self.resources, uri, loc, at)
     }
 
-    /// Resolves an absolute URI with an optional fragment (contract §3.3).
+    /// Resolves an absolute URI with an optional fragment.
     ///
     /// # Errors
     ///

@@ -1,4 +1,4 @@
-//! `upgrade`: the draft upgrades of contract §3.6 at every schema position, and nothing else.
+//! `upgrade`: the draft upgrades (W6, W9 to W11) at every schema position, and nothing else.
 
 use llmshim_core::Pass;
 use llmshim_core::walk::{self, Settings, steps};

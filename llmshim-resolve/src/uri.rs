@@ -5,7 +5,8 @@ use fluent_uri::{Iri, IriRef};
 /// The base URI of a document that declares none.
 pub const DEFAULT_BASE: &str = "https://llmshim.invalid/schema";
 
-/// Joins `reference` against the absolute `base` (RFC 3986 §5) and returns the absolute result with its fragment.
+/// Joins `reference` against the absolute `base` (RFC 3986, section 5) and returns the absolute result with its
+/// fragment.
 ///
 /// A fragment-only reference is joined textually, so that fragments containing characters a URI may not carry
 /// (spaces, for example) still address the document they name.

@@ -1,4 +1,4 @@
-//! Step W26, strict part: every object is closed, every property required, and optional means nullable (§5.4).
+//! Step W26, strict part: every object is closed, every property required, and optional means nullable.
 
 use std::collections::HashSet;
 
@@ -57,7 +57,8 @@ impl Pass for CloseObjects {
     }
 }
 
-/// Steps 1 to 4 of §5.4 on one object node.
+/// Closing one object node: `properties` added, optional properties made nullable, every property required,
+/// `additionalProperties: false` (`strict.nullable-optional`, `strict.close-object`).
 fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
     let required = originally_required(map, cx)?;
     let mut changed = false;

@@ -1,4 +1,4 @@
-//! The two counters of the Anthropic request budget, over an emitted schema (contract §5.7).
+//! The two counters of the Anthropic request budget, over an emitted schema.
 
 use std::collections::HashSet;
 

@@ -1,4 +1,4 @@
-//! Step W19, strict part: only the strict keep-list survives, and stripped human constraints are lifted (contract §5.2).
+//! Step W19, strict part: only the strict keep-list survives, and stripped human constraints are lifted.
 
 use llmshim_core::walk::Flow;
 use llmshim_core::{FallbackReason, NodeCtx, Pass};

@@ -1,6 +1,6 @@
 //! Strict-mode enforcement for llmshim: closed objects, all-required properties and optional-as-nullable.
 //!
-//! OpenAI Structured Outputs and Anthropic strict tools accept a narrow subset of JSON Schema (contract §5).
+//! OpenAI Structured Outputs and Anthropic strict tools accept a narrow subset of JSON Schema.
 //! This crate contributes two walker passes and the checks that run on a finished schema:
 //!
 //! - [`KeepList`] (step W19, in `enter`): under strict only the keys of [`KEEP`] survive; human constraints on the
@@ -9,15 +9,15 @@
 //!   become nullable alternatives (`strict.nullable-optional`), `required` lists every property in declared order
 //!   and `additionalProperties` is `false` (`strict.close-object`).
 //! - [`check`]: the strict acceptance check of a finished schema.
-//! - [`fits`]: the OpenAI strict limits (§5.6), [`optional_count`] and [`union_count`]: the Anthropic request
-//!   budget's counters (§5.7), and [`admits_null`] (§5.4 step 2).
+//! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`]: the Anthropic request
+//!   budget's counters, and [`admits_null`].
 //!
 //! Both passes do nothing unless `Settings::strict` (effective strict) is set; they read no target data. The
 //! type-array split (W23) and tuple flattening (W16) are core mechanisms and live in `llmshim-core`.
 //!
 //! # Examples
 //!
-//! Worked example K1 of the contract: the optional `units` becomes nullable, its `default` is lifted, and the
+//! The optional `units` becomes nullable, its `default` is lifted, and the
 //! object is closed. The walker flushes the lift queue after the `enter` passes; the pipeline flushes it at W22.
 //!
 //! ```

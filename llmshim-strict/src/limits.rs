@@ -1,4 +1,4 @@
-//! The OpenAI strict limits, measured on a finished schema (contract §5.6).
+//! The OpenAI strict limits, measured on a finished schema.
 
 use llmshim_core::rules::OpenAiLimits;
 use llmshim_core::{FallbackKind, FallbackReason, json};

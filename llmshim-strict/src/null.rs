@@ -1,4 +1,4 @@
-//! Whether a schema already admits null, in the narrow sense of contract §5.4 step 2.
+//! Whether a schema already admits null, in the narrow sense `strict.nullable-optional` needs.
 
 use serde_json::Value;
 
@@ -6,7 +6,7 @@ use serde_json::Value;
 /// branches admits null, recursively.
 ///
 /// `enum: [null]`, `const: null` and `nullable: true` do not count, nor does a boolean schema: closing an object
-/// wraps such a property in a null alternative (§5.4). The search is iterative, so any nesting is safe.
+/// wraps such a property in a null alternative. The search is iterative, so any nesting is safe.
 ///
 /// ```
 /// use llmshim_strict::admits_null;

@@ -1,4 +1,4 @@
-//! Anthropic Messages (contract §4.6): shaped root without `not`, structured-output bounds, strict request budget.
+//! Anthropic Messages: shaped root without `not`, structured-output bounds, strict request budget.
 
 use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
 use llmshim_core::rules::{

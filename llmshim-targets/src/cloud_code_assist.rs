@@ -1,4 +1,4 @@
-//! Google Cloud Code Assist (contract §4.8): as Google, but nullable removed, combinators merged, no split.
+//! Google Cloud Code Assist: as Google, but nullable removed, combinators merged, no split.
 
 use llmshim_core::envelope::{EmptySchema, Wrapper};
 use llmshim_core::rules::{Envelope, Policy};

@@ -1,4 +1,4 @@
-//! Google Gemini `parameters` (contract §4.7): nullable markers, keep-list, value rules, split and isolation.
+//! Google Gemini `parameters`: nullable markers, keep-list, value rules, split and isolation.
 
 use llmshim_core::envelope::{EmptySchema, Layout, ToolShape};
 use llmshim_core::rules::{
@@ -20,7 +20,7 @@ pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Declarations {
 })
 .with_empty_schema(EmptySchema::Omit);
 
-/// The keywords Gemini's schema accepts (contract §4.3.6).
+/// The keywords Gemini's schema accepts.
 pub(crate) const KEEP: &[&str] = &[
     "type",
     "title",

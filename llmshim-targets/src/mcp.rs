@@ -1,4 +1,4 @@
-//! MCP (contract §4.9): `$schema` set to 2020-12, empty `properties` added, nothing stripped, strict without limits.
+//! MCP: `$schema` set to 2020-12, empty `properties` added, nothing stripped, strict without limits.
 
 use llmshim_core::envelope::{Layout, ToolShape};
 use llmshim_core::rules::{

@@ -1,4 +1,4 @@
-//! OpenAI Chat Completions (contract §4.4): chat envelope, shaped root, OpenAI regex dialect, strict with limits.
+//! OpenAI Chat Completions: chat envelope, shaped root, OpenAI regex dialect, strict with limits.
 
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, OpenAiLimits, Policy, Root, SchemaUri,

@@ -1,4 +1,4 @@
-//! OpenAI Responses (contract §4.5): as Chat, plus `oneOf` and lookaround rewriting, booleans rejected, flat tools.
+//! OpenAI Responses: as Chat, plus `oneOf` and lookaround rewriting, booleans rejected, flat tools.
 
 use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
 use llmshim_core::rules::{Booleans, Envelope, Policy};

@@ -1,4 +1,4 @@
-//! Pattern analysis for step W20: lookaround removal and the OpenAI dialect check, on one scanner (§4.3.8).
+//! Pattern analysis for step W20: lookaround removal and the OpenAI dialect check, on one scanner.
 //!
 //! The scanner reads a pattern as characters: a `\` consumes itself and the next character, `[` opens a character
 //! class that the next unescaped `]` closes (classes do not nest), and everything else is one character.
@@ -104,7 +104,8 @@ pub fn has_lookaround(pattern: &str) -> bool {
     false
 }
 
-/// Whether OpenAI's pattern engine accepts `pattern`: none of the constructs (a) to (i) of contract §4.3.8 appears.
+/// Whether OpenAI's pattern engine accepts `pattern`: none of the constructs `openai.pattern-dialect` lists
+/// appears.
 ///
 /// ```
 /// use llmshim_targets::pattern::openai_accepts;

@@ -1,4 +1,4 @@
-//! Compiling a schema once into the validator's node arena (contract §10.1).
+//! Compiling a schema once into the validator's node arena.
 //!
 //! Compilation is a worklist over schema locations: each location (identified by the address of its value in the
 //! document or a registered resource) becomes one node, so recursive references compile once and never loop.
@@ -172,7 +172,7 @@ pub(crate) struct Compiler<'a> {
     patterns: HashMap<&'a str, Arc<Pattern>>,
 }
 
-/// Compiles `schema` with `resources` and `options` (contract §10.1).
+/// Compiles `schema` with `resources` and `options`.
 pub(crate) fn build(
     schema: &Value,
     resources: &Resources,

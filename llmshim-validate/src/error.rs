@@ -2,7 +2,7 @@
 
 use llmshim_core::{FallbackKind, FallbackReason};
 
-/// Why a schema could not be compiled (contract §10.1).
+/// Why a schema could not be compiled.
 ///
 /// ```
 /// use llmshim_validate::{compile, Error};
@@ -16,7 +16,7 @@ use llmshim_core::{FallbackKind, FallbackReason};
 #[non_exhaustive]
 pub enum Error {
     /// The schema is deeper than 96 levels, has more than 32,768 values, or more than 8 MiB of key and string
-    /// bytes (contract §2.8).
+    /// bytes.
     #[error("json schema exceeds validation limits")]
     Limits,
     /// A keyword has a value the schema checks reject, or a reference cannot be resolved locally.

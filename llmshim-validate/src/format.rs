@@ -1,4 +1,4 @@
-//! The asserted formats of contract §10.4; every other format name is ignored.
+//! The asserted formats; every other format name is ignored.
 
 /// A format the validator asserts on strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -327,7 +327,7 @@ fn is_json_pointer(text: &str) -> bool {
         .all(|(i, c)| *c != b'~' || matches!(b.get(i + 1), Some(b'0' | b'1')))
 }
 
-/// Whether every character may appear in a URI (RFC 3986 §2) and every `%` starts a valid escape.
+/// Whether every character may appear in a URI (RFC 3986, section 2) and every `%` starts a valid escape.
 fn uri_chars_ok(text: &str, extra: &[u8]) -> bool {
     let b = text.as_bytes();
     b.iter().enumerate().all(|(i, c)| match c {

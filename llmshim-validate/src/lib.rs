@@ -71,7 +71,7 @@ use serde_json::Value;
 /// # Errors
 ///
 /// [`Error::Limits`] when the schema exceeds the fixed limits, [`Error::Invalid`] when a keyword has a value the
-/// checks of contract §10.1 reject or a reference does not resolve locally.
+/// checks of compiling reject or a reference does not resolve locally.
 pub fn compile(schema: &Value) -> Result<Validator, Error> {
     compile_with(schema, &Resources::new(), &Options::default())
 }

@@ -1,4 +1,4 @@
-//! The fixed limits a schema must respect before it is compiled (contract §2.8).
+//! The fixed limits a schema must respect before it is compiled.
 
 use serde_json::Value;
 

@@ -50,7 +50,7 @@ fn is_integral(f: f64) -> bool {
     f.is_finite() && (f.abs() >= ALL_INTEGRAL || (f as i64) as f64 == f)
 }
 
-/// Deep equality with mathematical numbers and key order ignored (contract §10.2).
+/// Deep equality with mathematical numbers and key order ignored.
 ///
 /// Recursion is bounded by the instance-depth limit checked before validation and by the schema limits.
 pub(crate) fn equal(a: &Value, b: &Value) -> bool {

@@ -3,7 +3,7 @@
 
 use llmshim_resolve::Draft;
 
-/// How [`compile_with`](crate::compile_with) builds a [`Validator`](crate::Validator) (contract §10.1).
+/// How [`compile_with`](crate::compile_with) builds a [`Validator`](crate::Validator).
 ///
 /// Equal options compile a schema to validators that give equal verdicts and errors.
 ///
@@ -30,7 +30,7 @@ pub struct Options {
     /// Other documents and embedded resources that name a known draft in `$schema` keep their own; those that
     /// name none are read with the draft of the schema that refers to them.
     pub draft: Option<Draft>,
-    /// Whether the formats of contract §10.4 are asserted on strings (default `true`).
+    /// Whether the known formats are asserted on strings (default `true`).
     pub assert_formats: bool,
     /// The most errors [`errors`](crate::errors) and [`Validator::validate`](crate::Validator::validate) return
     /// (default 8).

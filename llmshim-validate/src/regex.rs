@@ -1,4 +1,4 @@
-//! ECMA-262 patterns on fancy-regex: the translation of contract §10.3 and bounded matching.
+//! ECMA-262 patterns on fancy-regex: their translation and bounded matching.
 
 use std::fmt::Write as _;
 
@@ -195,7 +195,7 @@ impl Pattern {
     }
 }
 
-/// Translates an ECMA-262 pattern to fancy-regex syntax (contract §10.3).
+/// Translates an ECMA-262 pattern to fancy-regex syntax.
 pub(crate) fn translate(pattern: &str) -> Result<String, String> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len() + 8);

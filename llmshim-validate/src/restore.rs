@@ -1,4 +1,4 @@
-//! Undoing strict-mode nulls on a model's output (contract §10.5).
+//! Undoing strict-mode nulls on a model's output.
 
 use serde_json::Value;
 

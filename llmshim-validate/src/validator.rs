@@ -156,7 +156,7 @@ pub(crate) struct Program {
     pub(crate) dynamic_scoping: bool,
 }
 
-/// One reason an instance is invalid (contract §10.4).
+/// One reason an instance is invalid.
 ///
 /// Its `Display` is the line [`errors`](crate::errors) returns: `<instance pointer>: <message> (<schema pointer>)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -166,7 +166,7 @@ pub struct ValidationError {
     pub instance_pointer: String,
     /// The keyword path as traversed, `$ref` segments included.
     pub schema_pointer: String,
-    /// Lowercase human text from the table of contract §10.4.
+    /// Lowercase human text, one fixed message per failed keyword.
     pub message: String,
 }
 

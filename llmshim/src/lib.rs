@@ -59,6 +59,7 @@
 
 mod error;
 pub mod rejection;
+pub mod rules;
 pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;

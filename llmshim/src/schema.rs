@@ -42,7 +42,7 @@ pub fn normalize_for(target: Target, schema: &mut Value) -> Normalization {
 }
 
 /// Normalizes `schema` in place with `options`; never fails: a schema that cannot be made acceptable becomes
-/// `{"type":"object","properties":{}}` and the report says why (contract §6.2, §6.3).
+/// `{"type":"object","properties":{}}` and the report says why.
 ///
 /// The process environment is read on every call (`LLMSHIM_NO_SCHEMA_NORMALIZATION`, `LLMSHIM_NO_STRICT`,
 /// `LLMSHIM_NO_SCHEMA_CACHE`) and the process-wide memo is used; see [`Normalizer`] to choose otherwise.
@@ -50,7 +50,7 @@ pub fn normalize_with(options: &Options, schema: &mut Value) -> Normalization {
     Normalizer::default().normalize_with(options, schema)
 }
 
-/// Every violation of the structural check (contract §1.7) that `schema` has for `target`, in document order; an
+/// Every violation of the structural check that `schema` has for `target`, in document order; an
 /// empty list means the target accepts the schema as it is. Nothing is rewritten: use it to lint schemas.
 ///
 /// ```

@@ -58,7 +58,7 @@ pub fn check_target(rules: &'static dyn TargetRules) -> Result<Summary, String> 
             if has_reference(&out) {
                 problems.push(format!("{label}: the output keeps a $ref or $defs"));
             }
-            // The fallback is the same value for every target and is not itself rewritten (contract §4.3.16), so a
+            // The fallback is the same value for every target and is not itself rewritten, so a
             // target may rewrite it when it is fed back as an input; every other output must be a fixed point.
             if !report.used_fallback {
                 let mut again = out.clone();

@@ -205,7 +205,7 @@ fn render(
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "Transform workload (contract §12): mean µs per request, Anthropic target."
+        "Transform workload: mean µs per request, Anthropic target."
     );
     let _ = writeln!(s);
     let _ = writeln!(

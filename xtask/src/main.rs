@@ -6,12 +6,14 @@
 mod bench;
 mod bless;
 mod ci;
+mod citations;
 mod host;
 mod layers;
 mod metadata;
 mod ranks;
 mod release;
 mod reliability;
+mod rules;
 mod suite;
 mod targets;
 mod tidy;
@@ -33,9 +35,11 @@ verbs:
   release  check the declared rust-version against this toolchain and the licence files, then
            package every publishable crate (verified in rank order) and build the docs with -D warnings
   reliability  run each adversarial input in its own process and write RELIABILITY.md
+  rules    regenerate RULES.md, the rule reference, from llmshim/src/rules/
   suite    run the conformance and corpus tests with test data required and print their
            pass and expected-failure counts per draft and per target
-  tidy     check module headers, manifests, test attributes and trailing whitespace
+  tidy     check module headers, manifests, test attributes, trailing whitespace, the target table
+           and that every citation in a comment resolves in RULES.md
   help     print this message";
 
 fn main() -> ExitCode {
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
             .map(exit_code),
         "release" => metadata::workspace_root().and_then(|root| release::run(&root)),
         "reliability" => metadata::workspace_root().and_then(|root| reliability::run(&root)),
+        "rules" => metadata::workspace_root().and_then(|root| rules::run(&root)),
         "suite" => metadata::workspace_root().and_then(|root| suite::run(&root)),
         "tidy" => metadata::workspace_root()
             .and_then(|root| tidy::run(&root))

@@ -7,6 +7,8 @@
 //! Every member manifest inherits the workspace lints and the workspace version.
 //! The facade, the command line, the benches, the test kit and xtask list no built-in target outside the table of
 //! built-in targets (see `targets`).
+//! Comments cite only what the rule reference `RULES.md` defines, and no section of the behaviour contract (see
+//! `citations`).
 //! Build output (the root's `target*` folders and any folder holding a `CACHEDIR.TAG`), fuzzing output
 //! and hidden folders other than `.cargo`, `.ci`, `.config` and `.github` are skipped.
 
@@ -126,6 +128,7 @@ pub(crate) fn check_workspace(root: &Path, packages: &[Package]) -> Result<Vec<P
         }
     }
     problems.extend(crate::targets::check(root)?);
+    problems.extend(crate::citations::check(root, &files)?);
     for package in packages {
         let rel = package
             .manifest_path

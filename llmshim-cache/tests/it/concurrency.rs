@@ -1,4 +1,4 @@
-//! Sharing one memo between threads (contract §7.5): every result equals recomputation, and hits never rebuild.
+//! Sharing one memo between threads: every result equals recomputation, and hits never rebuild.
 
 use crate::support::{Key, Path, nested, normalize, run};
 use llmshim_cache::{Limits, Memo};

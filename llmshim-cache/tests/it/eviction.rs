@@ -1,4 +1,4 @@
-//! Inserts and eviction (contract §7.4): the charge, the entry and byte caps, LRU order, and skipped inserts.
+//! Inserts and eviction: the charge, the entry and byte caps, LRU order, and skipped inserts.
 
 use crate::support::{changed, nested, served, store};
 use llmshim_cache::{Fingerprint, Limits, Lookup, Memo};

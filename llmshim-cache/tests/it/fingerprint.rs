@@ -1,4 +1,4 @@
-//! The bounded fingerprint (contract §7.2): what it hashes, what it estimates, and where it gives up.
+//! The bounded fingerprint: what it hashes, what it estimates, and where it gives up.
 
 use crate::support::nested;
 use llmshim_cache::Fingerprint;

@@ -1,4 +1,4 @@
-//! Lookups and hits (contract §7.3): built once, served as stored, independent of the memo, no-ops left in place.
+//! Lookups and hits: built once, served as stored, independent of the memo, no-ops left in place.
 
 use crate::support::{Key, Path, changed, normalize, run, served, store};
 use llmshim_cache::{Limits, Lookup, Memo};

@@ -1,4 +1,4 @@
-//! What tells entries apart (contract §7.2, §7.3): every key field and the exact input, even under a hash collision.
+//! What tells entries apart: every key field and the exact input, even under a hash collision.
 
 use crate::support::{Colliding, Key, changed, served, store};
 use llmshim_cache::{Limits, Lookup, Memo};
@@ -229,7 +229,7 @@ fn signed_zeros_key_order_and_number_kinds_are_distinct_entries() {
 
 #[test]
 fn signed_zero_results_are_never_served_for_each_other() {
-    // P-g: each default is lifted in its own rendering, and each stays with its own input.
+    // Each default is lifted in its own rendering, and each stays with its own input.
     let memo = Memo::new(Limits::default());
     let positive = json!({"type": "object", "properties": {"z": {"type": "number", "default": 0.0}}, "required": ["z"]});
     let negative = json!({"type": "object", "properties": {"z": {"type": "number", "default": -0.0}}, "required": ["z"]});

@@ -1,4 +1,4 @@
-//! The integration tests of llmshim-cache, one module per topic of contract §7.
+//! The integration tests of llmshim-cache, one module per topic of the memo.
 
 mod concurrency;
 mod eviction;

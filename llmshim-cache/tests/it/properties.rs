@@ -49,7 +49,7 @@ fn reverse_keys(value: &Value) -> Value {
     }
 }
 
-/// The estimate of contract §7.2, computed by recursion as a reference.
+/// The owned-bytes estimate of the fingerprint, computed by recursion as a reference.
 fn reference_estimate(value: &Value) -> usize {
     64 + match value {
         Value::String(text) => text.len() + 32,

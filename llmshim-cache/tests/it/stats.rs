@@ -1,4 +1,4 @@
-//! The counters of `Memo::stats` (contract §7.1) and what `clear` keeps.
+//! The counters of `Memo::stats` and what `clear` keeps.
 
 use crate::support::{changed, nested, store};
 use llmshim_cache::{Limits, Lookup, Memo, Stats};

@@ -86,7 +86,7 @@ pub(crate) enum Path {
     Unkeyed,
 }
 
-/// The caller's protocol of the facade (contract §6.2, P4–P9): look up; apply a hit; on a miss compute and
+/// The caller's protocol of the facade: look up; apply a hit; on a miss compute and
 /// insert; without a key compute only.
 pub(crate) fn run<S: BuildHasher>(
     memo: &Memo<Key, S>,

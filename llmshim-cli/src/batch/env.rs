@@ -1,4 +1,4 @@
-//! A batch line's `env` member: variable values for that line only, over the process values (contract §11).
+//! A batch line's `env` member: variable values for that line only, over the process values.
 
 use llmshim::schema::EnvFlags;
 use llmshim::schema::env::{NO_SCHEMA_CACHE, NO_SCHEMA_NORMALIZATION, NO_STRICT, flag_value};

@@ -1,4 +1,4 @@
-//! Parsing one batch line into an operation, its options, its environment and its input (contract §11).
+//! Parsing one batch line into an operation, its options, its environment and its input.
 
 use std::fmt;
 

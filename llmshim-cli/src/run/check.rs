@@ -1,4 +1,4 @@
-//! `llmshim check`: one schema normalized for several targets, one report each (contract §11).
+//! `llmshim check`: one schema normalized for several targets, one report each.
 
 use llmshim::schema::{Normalizer, Target};
 use serde_json::{Map, Value};
@@ -9,7 +9,8 @@ use crate::input::read_document;
 use crate::report::write_json;
 use crate::run::{Io, Status};
 
-/// Normalizes the schema for each `--target` (every built-in target when none is given); status 1 when some target falls back.
+/// Normalizes the schema for each `--target` (every built-in target when none is given); status 1 when some
+/// target falls back.
 pub(crate) fn run(args: &CheckArgs, io: &mut Io<'_>) -> Result<Status, CliError> {
     let schema = read_document(args.file.as_deref(), io.stdin)?;
     let targets: &[Target] = if args.targets.is_empty() {

@@ -1,4 +1,4 @@
-//! `llmshim validate`: an instance checked against a schema, locally, with the error lines of contract §10.4.
+//! `llmshim validate`: an instance checked against a schema, locally, with the validator's error lines.
 
 use llmshim::schema::validate::{self, Resources};
 use serde_json::{Map, Value};

@@ -1,4 +1,4 @@
-//! `llmshim check`: one report per target, all six in the contract's order by default, exit status 1 on a fallback.
+//! `llmshim check`: one report per target, every built-in target in the table's order by default, exit status 1 on a fallback.
 
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! `llmshim explain`: the text format of contract §11, diagnostics forced on.
+//! `llmshim explain`: the text format, diagnostics forced on.
 
 use crate::support::{example, llmshim, run};
 

@@ -1,4 +1,4 @@
-//! `llmshim validate`: local validation against the original schema, error lines of contract §10.4, exit 0/1/2.
+//! `llmshim validate`: local validation against the original schema, the validator's error lines, exit 0/1/2.
 
 use serde_json::json;
 

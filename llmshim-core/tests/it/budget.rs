@@ -1,4 +1,4 @@
-//! Budgets (contract §2.8): the worked charges that need no `$ref`, the meter and the builders.
+//! Budgets: the worked charges that need no `$ref`, the meter and the builders.
 
 use llmshim_core::walk::Settings;
 use llmshim_core::{Budget, FallbackKind, Meter};

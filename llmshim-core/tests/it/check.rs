@@ -1,4 +1,4 @@
-//! The structural check (contract §1.7): every row S1 to S18 failing and passing, and the order of violations.
+//! The structural check: every row S1 to S18 failing and passing, and the order of violations.
 
 use llmshim_core::rules::{Booleans, Root};
 use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};

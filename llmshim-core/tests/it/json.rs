@@ -1,4 +1,4 @@
-//! The JSON model of contract §1.1: order-preserving edits, identity, compact text and deep values.
+//! The JSON model: order-preserving edits, identity, compact text and deep values.
 
 use llmshim_core::json;
 use serde_json::{Map, Value, json};

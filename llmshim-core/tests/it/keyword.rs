@@ -1,4 +1,4 @@
-//! The keyword vocabulary (contract §1.2, §1.3, §1.6): classes, walk order, snake-case pairs and the lift list.
+//! The keyword vocabulary: classes, walk order, snake-case pairs and the lift list.
 
 use llmshim_core::keyword::{LIFTABLE, SNAKE_CASE, TYPE_NAMES, class_of, is_liftable};
 use llmshim_core::{Keyword, KeywordClass};

@@ -1,4 +1,4 @@
-//! Rendering (contract §1.1, D2) and description lifting (§1.6): fragments, the duplicate marker and the queue.
+//! Rendering and description lifting: fragments, the duplicate marker and the queue.
 
 use llmshim_core::lift::{self, Queue};
 use llmshim_core::walk::{Flow, Settings};

@@ -1,4 +1,4 @@
-//! The report (contract §2.4, §2.5): kind names, reasons, changes and the JSON shape of `Normalization`.
+//! The report: kind names, reasons, changes and the JSON shape of `Normalization`.
 
 use std::str::FromStr;
 

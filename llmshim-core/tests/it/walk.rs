@@ -1,4 +1,4 @@
-//! The walker (contract §1.2 to §1.5): children order, positions, containers, flow, re-walks, records, snake case
+//! The walker: children order, positions, containers, flow, re-walks, records, snake case
 //! and pathological depth.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! Tests of `to_chat_tool` and `into_chat_tool`, contract §8.2: the canonical chat tool built from a raw MCP tool.
+//! Tests of `to_chat_tool` and `into_chat_tool`: the canonical chat tool built from a raw MCP tool.
 
 use llmshim_core::Normalization;
 use llmshim_mcp::{into_chat_tool, normalize_tool, to_chat_tool};

@@ -1,4 +1,4 @@
-//! Tests of `normalize_tool`, contract §8.1, with fake normalizers in place of the facade's.
+//! Tests of `normalize_tool`, with fake normalizers in place of the facade's.
 
 use std::cell::Cell;
 

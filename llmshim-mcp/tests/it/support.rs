@@ -3,7 +3,7 @@
 use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization};
 use serde_json::{Value, json};
 
-/// The fallback schema of contract §6.3.
+/// The fallback schema.
 pub(crate) fn fallback() -> Value {
     json!({"type": "object", "properties": {}})
 }
@@ -80,7 +80,7 @@ pub(crate) fn busy_report() -> Normalization {
     report
 }
 
-/// The report §8.1 prescribes after the not-object fallback, with the given `changed` and the message ignored.
+/// The report of the not-object fallback, with the given `changed` and the message ignored.
 pub(crate) fn assert_not_object_fallback(report: &Normalization, changed: bool) {
     assert_eq!(report.changed, changed, "changed: {report:?}");
     assert!(report.used_fallback, "used_fallback: {report:?}");

@@ -1,4 +1,4 @@
-//! Step W7: a `$ref` is replaced by its walked target with the referencing node's siblings merged over it (§3.4).
+//! Step W7: a `$ref` is replaced by its walked target with the referencing node's siblings merged over it.
 
 use std::cell::RefCell;
 

@@ -1,4 +1,4 @@
-//! Step W8: definitions and meta keywords leave the output (contract §3.5).
+//! Step W8: definitions and meta keywords leave the output.
 
 use llmshim_core::json;
 use llmshim_core::rules::SchemaUri;

@@ -1,4 +1,4 @@
-//! Draft upgrades (contract §3.6): `id` (W6), tuples (W9), `dependencies` (W10), boolean exclusive bounds (W11).
+//! Draft upgrades: `id` (W6), tuples (W9), `dependencies` (W10), boolean exclusive bounds (W11).
 
 use llmshim_core::json;
 use llmshim_core::walk::{Flow, NodeCtx, Pass};

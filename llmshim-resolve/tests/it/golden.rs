@@ -1,4 +1,4 @@
-//! The hand-written worked examples R1–R7 of contract §3.9 and the budget charges of §2.8 that involve references.
+//! The hand-written worked examples of reference resolution and the budget charges that involve references.
 
 use llmshim_benches::golden::{self, Case, Outcome};
 use llmshim_core::Budget;

@@ -136,9 +136,9 @@ fn bundle_draft7() {
 
 /// The suite reaches a meta-schema that no test supplies.
 const META: &str = "refers to a JSON Schema meta-schema, which is not among the supplied remotes and is never fetched";
-/// Contract §3.4: siblings merge into the target.
+/// Siblings merge into the target.
 const SCOPE: &str = "siblings merge into the referenced schema (contract 3.4), so the target's `unevaluatedProperties: false` now sees the sibling `properties`; 2020-12 evaluates `$ref` in a scope of its own";
-/// Contract §3.4: siblings win a keyword conflict.
+/// Siblings win a keyword conflict.
 const CONFLICT: &str = "the target and its siblings both have `properties`; siblings win the merge (contract 3.4), so the target's `properties` constraint is lost";
 /// Draft-07 ignores `$ref` siblings; we do not.
 const DRAFT7_REF_ID: &str = "draft-07 ignores every sibling of `$ref`, `$id` included; we resolve with 2020-12 sibling semantics, so the sibling `$id` changes the base";

@@ -7,7 +7,7 @@ use llmshim_resolve::pass::{BaseUri, Expand, Meta, Mode, Upgrade};
 use llmshim_resolve::{Registry, Resources, Upgrades};
 use serde_json::{Value, json};
 
-/// The fallback schema of contract §6.3.
+/// The fallback schema.
 pub(crate) fn fallback() -> Value {
     json!({"type": "object", "properties": {}})
 }

@@ -1,4 +1,4 @@
-//! Closing objects (contract §5.4): added `properties`, required names, nullable optionals, `required` and
+//! Closing objects: added `properties`, required names, nullable optionals, `required` and
 //! `additionalProperties` placement, and failures.
 
 use llmshim_core::{ChangeKind, FallbackKind};

@@ -1,4 +1,4 @@
-//! The Anthropic request-budget counters (contract §5.7) on small schemas and on strict outputs.
+//! The Anthropic request-budget counters on small schemas and on strict outputs.
 
 use llmshim_strict::{optional_count, union_count};
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! The worked examples of contract §5.8 that the strict passes produce alone, compared byte for byte.
+//! The worked strict examples that the strict passes produce alone, compared byte for byte.
 
 use llmshim_core::{ChangeKind, FallbackKind};
 use llmshim_strict::check;
@@ -62,7 +62,7 @@ fn k2_split_with_lifted_bounds() {
 
 #[test]
 fn k3_the_referenced_object_inlined_is_closed() {
-    // K3 with the `$ref` target written in place: reference expansion is not a strict step.
+    // The reference example with the `$ref` target written in place: reference expansion is not a strict step.
     golden(
         json!({"type":"object","properties":{"p":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["y"]}},"required":["p"]}),
         r#"{"type":"object","properties":{"p":{"type":"object","properties":{"x":{"anyOf":[{"type":"number"},{"type":"null"}]},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}},"required":["p"],"additionalProperties":false}"#,
@@ -135,7 +135,7 @@ fn k5_records_both_lifts_although_the_marker_appends_nothing() {
 
 #[test]
 fn p_d_a_single_optional_string() {
-    // The schema part of worked example P-d (§6.5).
+    // The schema part of the pipeline example where strict is demoted.
     golden(
         json!({"type":"object","properties":{"a":{"type":"string"}}}),
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["a"],"additionalProperties":false}"#,
@@ -160,7 +160,7 @@ fn every_worked_output_is_a_fixed_point() {
 
 #[test]
 fn k6_an_array_without_items_walks_but_fails_the_check() {
-    // The walk leaves `xs` alone; the strict check after the walk is what demotes K6 (§5.8).
+    // The walk leaves `xs` alone; the strict check after the walk is what demotes it.
     let mut schema =
         json!({"type":"object","properties":{"xs":{"type":"array"}},"required":["xs"]});
     run(&mut schema, &strict_settings(false)).expect("walks");

@@ -1,4 +1,4 @@
-//! The strict keep-list (contract §5.2): kept keys stay in order, lift-list keys are lifted, the rest dropped.
+//! The strict keep-list: kept keys stay in order, lift-list keys are lifted, the rest dropped.
 
 use std::fmt::Write as _;
 

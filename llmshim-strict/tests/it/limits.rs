@@ -1,4 +1,4 @@
-//! The OpenAI strict limits (contract §5.6), each at its boundary, with kind, pointer and message.
+//! The OpenAI strict limits, each at its boundary, with kind, pointer and message.
 
 use llmshim_core::FallbackKind;
 use llmshim_core::rules::OpenAiLimits;

@@ -1,4 +1,4 @@
-//! `admits_null` (contract §5.4 step 2): only `type: "null"`, a type array with null, or an `anyOf` branch that
+//! `admits_null`: only `type: "null"`, a type array with null, or an `anyOf` branch that
 //! admits null count.
 
 use llmshim_strict::admits_null;

@@ -24,7 +24,7 @@ impl Pass for FlushLifts {
     }
 }
 
-/// A minimal stand-in for the strict type-array split of core (step W23, §5.3), enough for worked example K4.
+/// A minimal stand-in for the strict type-array split of core (step W23), enough for the split example.
 ///
 /// Each type name becomes a branch holding the node without its description, `type` replaced in place; a `"null"`
 /// branch keeps only `type`. Branches are walked again and the node becomes `{"anyOf": [...]}` plus the saved

@@ -1,4 +1,4 @@
-//! Step W27: default `items` for arrays that have none (contract §4.3.12).
+//! Step W27: default `items` for arrays that have none.
 
 use llmshim_core::rules::DefaultItems;
 use llmshim_core::walk::{NodeCtx, Pass};

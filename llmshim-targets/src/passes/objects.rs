@@ -1,4 +1,4 @@
-//! Step W26, the rule set's part: `properties: {}` on objects that lack it, where the rule set asks (contract §4.3.16).
+//! Step W26, the rule set's part: `properties: {}` on objects that lack it, where the rule set asks.
 
 use llmshim_core::rules::EmptyProperties;
 use llmshim_core::walk::{NodeCtx, Pass};

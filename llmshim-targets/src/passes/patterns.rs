@@ -1,4 +1,4 @@
-//! Step W20: lookaround removal, the OpenAI dialect check, and `patternProperties` keys (contract §4.3.8).
+//! Step W20: lookaround removal, the OpenAI dialect check, and `patternProperties` keys.
 
 use llmshim_core::walk::{Flow, NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};

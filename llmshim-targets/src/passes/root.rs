@@ -1,4 +1,4 @@
-//! Step W15: root shaping for rule sets whose root may not keep combinators (contract §4.3.3).
+//! Step W15: root shaping for rule sets whose root may not keep combinators.
 
 use llmshim_core::rules::Root;
 use llmshim_core::walk::{Flow, NodeCtx, Pass, Position, Rewalk};
@@ -89,7 +89,7 @@ fn required_only(value: Option<&Value>) -> bool {
     }
 }
 
-/// Merges the object alternatives of `combinator` into the root (contract §4.3.3 step 2).
+/// Merges the object alternatives of `combinator` into the root.
 fn merge(
     map: &mut Map<String, Value>,
     combinator: &'static str,

@@ -1,5 +1,5 @@
 //! Step W28: the Google-family tail — nullable-`anyOf` collapse, combinator merge, `required` filter, empty
-//! `properties` removal and `anyOf` isolation (contract §4.3.13 to §4.3.17).
+//! `properties` removal and `anyOf` isolation.
 
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::rules::EmptyProperties;
@@ -290,7 +290,7 @@ fn joined_description<'a>(
     )
 }
 
-/// §4.3.15: `required` names that are not properties are removed, and an empty `required` with them.
+/// `required` names that are not properties are removed, and an empty `required` with them.
 fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     let Some(Value::Array(names)) = map.get("required") else {
         return;
@@ -331,7 +331,7 @@ fn applies(key: &str, ty: &str) -> bool {
     }
 }
 
-/// §4.3.17: a node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
+/// A node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
 /// rules then run again on every branch, which may have received a type or keys.
 fn isolate(
     map: &mut Map<String, Value>,

@@ -1,4 +1,4 @@
-//! Step W22: the Google-family value rules for `enum`, `format` and keyword applicability (contract §4.3.10).
+//! Step W22: the Google-family value rules for `enum`, `format` and keyword applicability.
 
 use llmshim_core::walk::{Flow, NodeCtx, Pass};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json, lift};
@@ -46,8 +46,8 @@ const ENUM_LIFT: &str = "google.enum-lift";
 /// The rule id of lifting a `format` Gemini does not accept.
 const FORMAT_LIFT: &str = "google.format-lift";
 
-/// Steps 1 and 2 of §4.3.10 on a node whose `type` is not an array: removes an `enum` or `format` Gemini does not
-/// accept there and returns them as `(keyword, value, rule)`, in that order, for the caller to lift.
+/// `google.enum-lift` and `google.format-lift` on a node whose `type` is not an array: removes an `enum` or `format`
+/// Gemini does not accept there and returns them as `(keyword, value, rule)`, in that order, for the caller to lift.
 fn enum_and_format(map: &mut Map<String, Value>) -> Vec<(&'static str, Value, &'static str)> {
     let mut lifted = Vec::new();
     let ty = map.get("type").and_then(Value::as_str).map(str::to_owned);
@@ -76,7 +76,7 @@ fn enum_and_format(map: &mut Map<String, Value>) -> Vec<(&'static str, Value, &'
     lifted
 }
 
-/// The value rules of §4.3.10 run once more, after W28 gave the node keys or a type late; what they remove is lifted
+/// The value rules of W22 run once more, after W28 gave the node keys or a type late; what they remove is lifted
 /// into the node's description at once, in byte-wise keyword order, since the visit's lift queue was flushed at
 /// W22. `tokens` locates the node below the visited one (empty for the visited node itself).
 pub(crate) fn rerun(map: &mut Map<String, Value>, tokens: &[&str], cx: &mut NodeCtx<'_>) {

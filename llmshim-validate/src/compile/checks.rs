@@ -1,5 +1,6 @@
-//! The value checks of contract §10.1 step 3. Each returns the failure message only; the caller renders the
-//! keyword's pointer for `Error::Invalid` when a check fails, so a schema that passes builds no pointer text.
+//! The value checks of compiling: each keyword value must be well formed. Each returns the failure message only;
+//! the caller renders the keyword's pointer for `Error::Invalid` when a check fails, so a schema that passes builds
+//! no pointer text.
 
 use hashbrown::HashSet;
 use serde_json::{Number, Value};

@@ -1,4 +1,4 @@
-//! Compiling the keywords of one schema object, with the checks and draft rules of contract §10.1 and §10.2.
+//! Compiling the keywords of one schema object, with the value checks and the draft rules.
 
 use std::sync::Arc;
 

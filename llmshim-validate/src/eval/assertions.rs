@@ -131,7 +131,7 @@ pub(super) fn check(keyword: &Keyword, instance: &Value) -> Verdict {
     }
 }
 
-/// The schema keyword and message of a failed assertion (contract §10.4).
+/// The schema keyword and message of a failed assertion.
 fn failure(keyword: &Keyword, instance: &Value, verdict: Verdict) -> (&'static str, String) {
     match keyword {
         Keyword::Type { names, .. } => (

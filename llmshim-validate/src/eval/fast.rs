@@ -8,7 +8,7 @@
 //! Since every keyword of a node must hold, keywords may be checked in any order. The liberties taken are that
 //! `additionalProperties` applies its sibling `properties` and `patternProperties` in the same pass over the
 //! instance's members, so each member is looked up and matched once, and that a `required` whose names are all
-//! sibling `properties` is checked by that pass (contract §10.2 semantics are unchanged).
+//! sibling `properties` is checked by that pass (the validation semantics are unchanged).
 //!
 //! The dispatch loop stays small: keywords that walk an object's members or an array's items have their own
 //! out-of-line functions, so a node with a few simple keywords pays nothing for them.

@@ -1,4 +1,4 @@
-//! Compiling (contract §10.1): the fixed limits, the schema checks, local-only references and the error type.
+//! Compiling: the fixed limits, the schema checks, local-only references and the error type.
 
 use llmshim_core::{FallbackKind, FallbackReason};
 use llmshim_validate::{Error, Options, Resources, Validator, compile, compile_with};

@@ -1,4 +1,4 @@
-//! Draft selection (contract §10.1 step 2, §10.2): `$schema`, the draft option, and each draft's vocabulary.
+//! Draft selection: `$schema`, the draft option, and each draft's vocabulary.
 
 use llmshim_validate::{Draft, Options, Resources, compile, compile_with};
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! Formats (contract §10.4): asserted by default on strings, ignored when `assert_formats` is off.
+//! Formats: asserted by default on strings, ignored when `assert_formats` is off.
 
 use llmshim_validate::{Options, Resources, compile, compile_with};
 use serde_json::json;

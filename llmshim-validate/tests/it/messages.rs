@@ -1,4 +1,4 @@
-//! The error lines of contract §10.4: `<instance pointer>: <message> (<schema pointer>)`, capped at `max_errors`.
+//! The error lines: `<instance pointer>: <message> (<schema pointer>)`, capped at `max_errors`.
 
 use llmshim_validate::{Options, Resources, ValidationError, compile, compile_with, errors};
 use serde_json::{Value, json};

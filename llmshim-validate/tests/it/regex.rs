@@ -1,4 +1,4 @@
-//! Patterns (contract §10.3): ECMA-262 translation and bounded matching, so no pattern can hang validation.
+//! Patterns: ECMA-262 translation and bounded matching, so no pattern can hang validation.
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,4 @@
-//! `restore_optional_omissions` (contract §10.5): strict-mode nulls on optional properties are removed again.
+//! `restore_optional_omissions`: strict-mode nulls on optional properties are removed again.
 
 use llmshim_validate::restore_optional_omissions;
 use serde_json::{Value, json};

@@ -9,7 +9,7 @@ use llmshim_benches::testdata;
 use llmshim_benches::xfail::{Run, XFail};
 use llmshim_validate::{Draft, Options, Resources, compile_with};
 
-/// The official meta-schemas are not in the suite's `remotes/`, and nothing is ever fetched (contract §10.1).
+/// The official meta-schemas are not in the suite's `remotes/`, and nothing is ever fetched.
 const META_2020: &str = "refers to https://json-schema.org/draft/2020-12/schema, which is neither in the suite's \
                          remotes/ nor fetched: compiling fails with external schema retrieval is disabled";
 const META_7: &str = "refers to http://json-schema.org/draft-07/schema#, which is neither in the suite's remotes/ \

@@ -1,4 +1,4 @@
-//! The three environment flags, read on every call (contract §6.4).
+//! The three environment flags, read on every call.
 
 /// The values of the three flags for one call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,4 +1,4 @@
-//! `normalize_mcp_tool`: an MCP tool's `inputSchema` normalized for a registry (contract §8.1).
+//! `normalize_mcp_tool`: an MCP tool's `inputSchema` normalized for a registry.
 
 use llmshim_core::Normalization;
 use serde_json::Value;

@@ -25,7 +25,7 @@ enum MemoChoice {
     Off,
 }
 
-/// Runs normalizations with a chosen environment and memo (contract §6.1).
+/// Runs normalizations with a chosen environment and memo.
 ///
 /// `Normalizer::default()` reads the process environment on every call and uses the process-wide memo; that is
 /// what [`normalize_with`](crate::schema::normalize_with) does. Tests and the command line's `batch` pass fixed
@@ -98,7 +98,7 @@ impl Normalizer {
         self.normalize_with(&Options::for_target(target), schema)
     }
 
-    /// Normalizes `schema` in place for `options.target`; never fails (contract §6.2).
+    /// Normalizes `schema` in place for `options.target`; never fails.
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {

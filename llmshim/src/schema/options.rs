@@ -4,7 +4,7 @@ use llmshim_core::{Budget, Nullable};
 
 use crate::schema::Target;
 
-/// The options of one normalization (contract §2.3); every field is part of equality, hashing and the memo key.
+/// The options of one normalization; every field is part of equality, hashing and the memo key.
 ///
 /// ```
 /// use llmshim::schema::{Budget, Nullable, Options, Target};

@@ -1,4 +1,4 @@
-//! Output schemas: references resolved, non-object types wrapped under `response`, then the target's rules (§9.7).
+//! Output schemas: references resolved, non-object types wrapped under `response`, then the target's rules.
 
 use llmshim_core::walk::HARD_MAX_DEPTH;
 use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization, json};

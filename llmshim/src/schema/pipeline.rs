@@ -1,4 +1,4 @@
-//! The stage order of one normalization (contract §6.2): the facade is the only place that knows it.
+//! The stage order of one normalization: the facade is the only place that knows it.
 
 use std::borrow::Cow;
 
@@ -52,7 +52,7 @@ pub(crate) const ORDER: [(&str, &str); 28] = [
 /// The base URI of a document that declares none.
 const BASE: &str = "https://llmshim.invalid/schema";
 
-/// The fallback schema of contract §6.3.
+/// The fallback schema: an object that accepts any arguments, for a schema that cannot be made acceptable.
 pub(crate) fn fallback() -> Value {
     let mut m = Map::new();
     m.insert("type".to_owned(), Value::String("object".to_owned()));
@@ -60,7 +60,7 @@ pub(crate) fn fallback() -> Value {
     Value::Object(m)
 }
 
-/// Steps P5 to P7 on `input` with effective `options`: walk, checks, compile, strict demotion, fallback.
+/// One normalization after the memo, with effective `options`: walk, checks, compile, strict demotion, fallback.
 pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, Normalization) {
     let target = options.target.rules();
     let first = attempt(options, target, input, options.strict);
@@ -113,7 +113,7 @@ fn settings(options: &Options, strict: bool) -> Settings {
         .with_structured_output(options.structured_output)
 }
 
-/// P5 (a)–(d): pre-pass, the one walk, the structural check, strict limits and the compile check.
+/// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
 fn attempt(
     options: &Options,
     target: &dyn TargetRules,
@@ -206,7 +206,7 @@ fn attempt(
     Ok((out, walked.changes))
 }
 
-/// §5.6: the OpenAI strict limits of the rule set's strict profile, if any.
+/// The OpenAI strict limits of the rule set's strict profile, if any.
 fn strict_limits(out: &Value, rules: &RuleSet) -> Result<(), FallbackReason> {
     match rules.strict.and_then(|p| p.openai_limits) {
         Some(limits) => llmshim_strict::fits(out, &limits),

@@ -1,4 +1,4 @@
-//! `ToolsReport`: one report per function tool and a summary for the request (contract §9.6).
+//! `ToolsReport`: one report per function tool and a summary for the request.
 
 use llmshim_core::pointer::push_token;
 use llmshim_core::{Change, Normalization};

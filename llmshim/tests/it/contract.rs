@@ -1,4 +1,4 @@
-//! Output contracts (contract §10.7): wire schema, unwrap, strict restore, validation against the original, repair.
+//! Output contracts: wire schema, unwrap, strict restore, validation against the original, repair.
 
 use llmshim::schema::validate::Contract;
 use llmshim::schema::{Env, EnvFlags, Normalizer, Target};

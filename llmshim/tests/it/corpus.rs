@@ -8,7 +8,7 @@
 //! - nothing panics, in the first normalization or the second;
 //! - an output that is not the fallback passes the target's structural check (`check_with`);
 //! - normalizing the output again reports `changed: false` and returns identical bytes; the only exception is the
-//!   fallback on Google and Cloud Code Assist, whose empty `properties` those targets remove (contract §4.3.16);
+//!   fallback on Google and Cloud Code Assist, whose empty `properties` those targets remove;
 //! - no `$ref`, `$defs` or `definitions` survives in a schema position;
 //! - the order of every surviving property is the order of the input's `properties`;
 //! - a fallback happens only where `tests/corpus/expected-fallbacks.json` names the schema and the target, with the
@@ -206,7 +206,7 @@ pub(crate) fn corpus(what: &str) -> Option<&'static Corpus> {
 }
 
 /// Every schema position of `value` with its pointer: map-child values, single children and array-child
-/// entries (contract §1.2).
+/// entries.
 pub(crate) fn schema_nodes<'a>(
     value: &'a Value,
     pointer: &str,
@@ -453,7 +453,7 @@ fn corpus_reports_agree_with_the_outputs() {
                 continue;
             };
             let case = format!("{} @ {}", entry.schema.id, run.target.name());
-            // Contract §2.4: `changed` is value inequality; without strict a reason exists exactly for a fallback.
+            // `changed` is value inequality; without strict a reason exists exactly for a fallback.
             if report.changed != (*out != entry.schema.input) {
                 problems.push(format!(
                     "{case}: changed is {} but the value {}",
@@ -499,7 +499,7 @@ fn corpus_normalization_is_idempotent() {
             let case = format!("{} @ {}", entry.schema.id, run.target.name());
             let google_family = matches!(run.target, Target::Google | Target::CloudCodeAssist);
             if first.used_fallback && google_family {
-                // Contract §4.3.16: the fallback is not itself rewritten, but a second pass removes its empty
+                // The fallback is not itself rewritten, but a second pass removes its empty
                 // `properties` on Google and Cloud Code Assist.
                 if bytes(again) != r#"{"type":"object"}"# || second.used_fallback {
                     problems.push(format!(

@@ -346,7 +346,7 @@ fn run(normalizer: &Normalizer, options: &Options, input: &Value) -> (Value, Nor
 }
 
 /// Calls `visit` on every node at a schema position of `schema`: the root, map-child values, single children and
-/// array-child entries (contract §1.2), never inside a literal.
+/// array-child entries, never inside a literal.
 fn schema_nodes<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Map<String, Value>)) {
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
@@ -618,7 +618,7 @@ const STRICT_REF_SIBLING: &str = r##"{"$ref":"#/$defs/A","$defs":{"A":{"type":"o
 
 #[test]
 fn a_strict_ref_target_is_closed_after_its_siblings_are_merged() {
-    // Siblings win (contract §3.4): the sibling `properties` replace the target's, and the merged node is closed.
+    // Siblings win: the sibling `properties` replace the target's, and the merged node is closed.
     assert_eq!(
         strict_fixed_point(STRICT_REF_SIBLING, Target::OpenAiChat),
         serde_json::json!({

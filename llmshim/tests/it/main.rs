@@ -15,6 +15,7 @@ mod memo;
 mod oracle;
 mod output;
 mod rejection;
+mod rules;
 mod sdk_google;
 mod strict_corpus;
 mod strict_fixtures;

@@ -1,4 +1,4 @@
-//! The cross-target matrix of providers.md §3, one test per row, for the six non-strict columns.
+//! The cross-target matrix of the provider facts, one test per row, for the six non-strict columns.
 //!
 //! Each test feeds a representative schema (usually a property of an object root, so that root rules do not
 //! interfere; the root itself only for root rows) through a normalizer with fixed, empty environment flags and
@@ -8,7 +8,7 @@
 //! must be exactly `{"type":"object","properties":{}}` with the named kind and pointer. Every output that is
 //! not the fallback must also pass the target's structural check.
 //!
-//! Where providers.md and contract.md disagree, contract.md wins, and the row's test says so in a comment.
+//! Where a provider fact and our rules disagree, our rules win, and the row's test says so in a comment.
 
 use llmshim::schema::{
     Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check_with,
@@ -120,9 +120,7 @@ fn judge(row: &str, target: Target, input: &Value, col: &Col) -> Vec<String> {
                     report.to_json(true)
                 ));
             } else if !report.changes.is_empty() {
-                fail(format!(
-                    "a fallback records no changes (contract §2.4), got {changes:?}"
-                ));
+                fail(format!("a fallback records no changes, got {changes:?}"));
             }
         }
     }
@@ -187,7 +185,7 @@ fn row_type_array_with_null() {
             keep(),
             keep(),
             keep(),
-            // GEM-2: `X` plus the marker, and `null` leaves `enum` (contract §4.3.9).
+            // GEM-2: `X` plus the marker, and `null` leaves `enum`.
             to(
                 prop(
                     json!({"type": "string", "enum": ["x"], "description": "d", "nullable": true}),
@@ -216,7 +214,8 @@ fn row_type_with_two_or_more_non_null_names() {
             keep(),
             keep(),
             keep(),
-            // Contract §4.3.11: every branch gets the saved description, then the marker, then its own lifts.
+            // `walk.split-type-array` on Google: every branch gets the saved description, then the marker, then its own
+            // lifts.
             to(
                 prop(json!({"anyOf": [
                     {"type": "string", "description": "d (minLength: 2)", "nullable": true},
@@ -236,9 +235,9 @@ fn row_type_with_two_or_more_non_null_names() {
 
 /// Row "node without `type` or `anyOf`": keep, keep, keep, infer or F, infer or F, keep.
 ///
-/// Contract W17 infers a type in instance positions on every target, so the non-Google columns also infer when
+/// W17 infers a type in instance positions on every target, so the non-Google columns also infer when
 /// `properties`, `const` or `enum` says what the type is; the matrix's "keep" covers the node with nothing to
-/// infer from, which stays untyped there. Only Google and CCA infer `array` from `items` (§4.3.5).
+/// infer from, which stays untyped there. Only Google and CCA infer `array` from `items`.
 #[test]
 fn row_node_without_type_or_any_of() {
     let nothing = prop(json!({"description": "anything"}));
@@ -327,7 +326,7 @@ fn row_any_of_type_and_null() {
             keep(),
             keep(),
             keep(),
-            // Contract §4.3.13: the live branch's keys are appended after the node's own (the node wins).
+            // `google.collapse-nullable`: the live branch's keys are appended after the node's own (the node wins).
             to(
                 prop(json!({"description": "d", "type": "string", "nullable": true})),
                 &["rewritten google.collapse-nullable /properties/a/anyOf"],
@@ -355,7 +354,7 @@ fn row_nullable() {
             keep(),
             keep(),
             keep(),
-            // `Marker` keeps a user's marker, `false` included (contract §4.3.9).
+            // `Marker` keeps a user's marker, `false` included.
             keep(),
             to(
                 json!({"type": "object", "properties": {"t": {"type": "string"}, "f": {"type": "string"}}}),
@@ -381,8 +380,8 @@ fn row_enum_of_strings() {
 
 /// Row "`enum` with non-strings": keep, keep, keep, lift, lift, keep.
 ///
-/// providers.md GEM-4 lifts such an `enum` "after all other lifts"; contract §1.6 (X2) sorts every fragment of
-/// one visit by keyword, `enum` included, and contract.md wins: `(enum: …)` comes before `(multipleOf: …)`.
+/// GEM-4 would lift such an `enum` "after all other lifts"; our lift queue sorts every fragment of one visit by
+/// keyword, `enum` included, for one deterministic order: `(enum: …)` comes before `(multipleOf: …)`.
 /// An untyped mixed `enum` stays untyped (W17), which Google and CCA then reject (S5); that is the row
 /// "node without `type`", so the representative is typed.
 #[test]
@@ -482,7 +481,7 @@ fn row_object_without_properties() {
         "empty": {"type": "object", "properties": {}}
     }});
     let added_changes: &[&str] = &["added walk.empty-properties /properties/absent/properties"];
-    // GEM-7 (contract §4.3.16): nothing is added, and an empty map is removed.
+    // GEM-7: nothing is added, and an empty map is removed.
     let google = json!({"type": "object", "properties": {
         "absent": {"type": "object"},
         "empty": {"type": "object"}
@@ -521,7 +520,7 @@ fn row_required_names_a_missing_property() {
         "a": {"type": "string"},
         "o": {"type": "object", "required": ["ghost"]}
     }, "required": ["a", "ghost"]});
-    // GEM-6 (contract §4.3.15): unknown names go, and an emptied `required` goes too.
+    // GEM-6: unknown names go, and an emptied `required` goes too.
     let pruned = json!({"type": "object", "properties": {
         "a": {"type": "string"},
         "o": {"type": "object"}
@@ -549,7 +548,7 @@ fn row_required_names_a_missing_property() {
     );
 }
 
-/// Row "`required: null`": drop everywhere (contract W12, X8; providers.md Q18 decided).
+/// Row "`required: null`": drop everywhere (W12, `walk.required-null`).
 #[test]
 fn row_required_null() {
     let input =
@@ -667,7 +666,7 @@ fn row_pattern_properties_property_names_property_counts_dependents() {
 /// Row "`unevaluatedProperties`/`unevaluatedItems`": keep, keep, keep, drop, drop, keep.
 ///
 /// The representative uses schema values: a boolean value is the row "boolean subschema", which Responses
-/// rejects (contract W2, §4.5).
+/// rejects (W2).
 #[test]
 fn row_unevaluated_properties_and_items() {
     let input = json!({"type": "object", "properties": {
@@ -725,7 +724,7 @@ fn row_draft_04_06_07_forms() {
         "upgraded upgrade.tuple /properties/t/prefixItems",
         "upgraded upgrade.dependencies /properties/o/dependencies",
     ];
-    // Contract §4.3.4: equal entries and a `false` tail become `items`; the tuple and the tail are lifted.
+    // `google.flatten-tuple`: equal entries and a `false` tail become `items`; the tuple and the tail are lifted.
     let google = json!({"type": "object", "properties": {
         "n": {"type": "number", "maximum": 9, "description": "(exclusiveMinimum: 0)"},
         "t": {"type": "array", "items": {"type": "string"},
@@ -769,7 +768,7 @@ fn row_draft_04_06_07_forms() {
         &input,
         [
             to(upgraded.clone(), upgrades_changes),
-            // A boolean tuple tail is no boolean subschema for Responses (contract W2, W25; RSP-3).
+            // A boolean tuple tail is no boolean subschema for Responses (W2, W25; RSP-3).
             to(upgraded.clone(), upgrades_changes),
             to(upgraded, upgrades_changes),
             to(google.clone(), google_changes),
@@ -794,7 +793,7 @@ fn row_items_one_schema() {
 fn row_array_without_items() {
     let empty = prop(json!({"type": "array", "items": {}}));
     let empty_changes: &[&str] = &["added target.array-items /properties/a/items"];
-    // Contract §4.3.12 and providers.md Q12 (decided): narrowed to strings.
+    // `google.array-items`: narrowed to strings.
     let string = prop(json!({"type": "array", "items": {"type": "string"}}));
     let string_changes: &[&str] = &["narrowed google.array-items /properties/a/items"];
     row(
@@ -907,8 +906,8 @@ fn row_string_lengths_portable_pattern_and_format_off_the_list() {
 
 /// Row "`pattern` with lookaround": keep¹, look, keep, lift, lift, keep.
 ///
-/// Footnote 1 (Python `re` rejects variable-width lookbehind) is contract §4.3.8 (h): such a pattern is lifted
-/// on Chat and, after lookaround removal, leaves a clean pattern on Responses.
+/// Footnote 1 (Python `re` rejects variable-width lookbehind) is one of the constructs of `openai.pattern-dialect`:
+/// such a pattern is lifted on Chat and, after lookaround removal, leaves a clean pattern on Responses.
 #[test]
 fn row_pattern_with_lookaround() {
     let input = prop(json!({"type": "string", "pattern": "^(?!tmp)[a-z]+$"}));
@@ -1010,7 +1009,7 @@ fn row_format_on_the_target_list() {
         [keep(), keep(), keep(), keep(), keep(), keep()],
     );
 
-    // `format: "enum"` survives only beside a non-empty string `enum` (contract §4.3.10).
+    // `format: "enum"` survives only beside a non-empty string `enum`.
     let bare = prop(json!({"type": "string", "format": "enum"}));
     let lifted = prop(json!({"type": "string", "description": "(format: enum)"}));
     let lift_changes: &[&str] = &["lifted google.format-lift /properties/a/format"];
@@ -1090,7 +1089,7 @@ fn row_any_of_below_the_root() {
             keep(),
             keep(),
             keep(),
-            // GEM-3 (contract §4.3.17): the description goes into every branch; `minimum` applies only to the
+            // GEM-3: the description goes into every branch; `minimum` applies only to the
             // integer branch, which keeps its own value and gets the parent's lifted.
             to(
                 prop(json!({"anyOf": [
@@ -1127,7 +1126,7 @@ fn row_any_of_below_the_root() {
                 ]})),
                 &["rewritten google.isolate-any-of /properties/a/anyOf"],
             ),
-            // CCA-3 (contract §4.3.14): properties united, `required` intersected in the first branch's order and
+            // CCA-3: properties united, `required` intersected in the first branch's order and
             // last among the merged keys, which follow the node's own `description`.
             to(
                 prop(json!({"description": "d", "type": "object",
@@ -1138,9 +1137,9 @@ fn row_any_of_below_the_root() {
         ],
     );
 
-    // Two gaps of the contract, asserted as it reads today (FIXME: the contract decides whether they should
-    // stay fallbacks). First, §4.3.13 collapses an `anyOf` only with a single live branch, so an `anyOf` of two
-    // live branches plus `null` keeps its null branch, which S6 forbids on Google.
+    // Two gaps of the contract, asserted as it reads today (FIXME: the contract decides whether they should stay
+    // fallbacks). First, `google.collapse-nullable` collapses an `anyOf` only with a single live branch, so an `anyOf`
+    // of two live branches plus `null` keeps its null branch, which S6 forbids on Google.
     let two_live_and_null =
         prop(json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}));
     row(
@@ -1155,8 +1154,8 @@ fn row_any_of_below_the_root() {
             keep(),
         ],
     );
-    // Second, §4.3.17 gives an untyped branch the parent's `description`, also when the branch is itself a pure
-    // `anyOf` node (here the wrapper of a split type array, §4.3.11), which S8 then rejects.
+    // Second, `google.isolate-any-of` gives an untyped branch the parent's `description`, also when the branch is
+    // itself a pure `anyOf` node (here the wrapper of a split type array), which S8 then rejects.
     let nested = prop(
         json!({"description": "d", "anyOf": [{"type": ["string", "integer"]}, {"type": "boolean"}]}),
     );
@@ -1168,7 +1167,7 @@ fn row_any_of_below_the_root() {
             keep(),
             keep(),
             fallback(TargetUnsupported, "/properties/a/anyOf/0"),
-            // CCA-3 cannot merge a first branch whose `type` is an array (contract §4.3.14).
+            // CCA-3 cannot merge a first branch whose `type` is an array.
             fallback(TargetUnsupported, "/properties/a"),
             keep(),
         ],
@@ -1186,7 +1185,7 @@ fn row_one_of_below_the_root() {
         {"type": "object", "properties": {"x": {"type": "string"}}},
         {"type": "object", "properties": {"y": {"type": "integer"}}}
     ]}));
-    // Exclusivity is not provable here (no shared `const` tag), so the rewrite is relaxed (contract §4.3.1); the
+    // Exclusivity is not provable here (no shared `const` tag), so the rewrite is relaxed; the
     // change is located at the renamed key.
     let any_changes: &[&str] = &["relaxed walk.one-of-to-any-of /properties/a/anyOf"];
     row(
@@ -1225,7 +1224,7 @@ fn row_any_of_and_one_of_on_one_node() {
         &input,
         [
             keep(),
-            // Contract §4.3.1: both removed, two `anyOf` wrappers appended to a new `allOf`.
+            // `walk.one-of-to-any-of` with both present: both removed, two `anyOf` wrappers appended to a new `allOf`.
             to(
                 prop(json!({"allOf": [
                     {"anyOf": [{"type": "string", "minLength": 1}, {"type": "string", "maxLength": 5}]},
@@ -1237,7 +1236,7 @@ fn row_any_of_and_one_of_on_one_node() {
             // The pair is an untyped `allOf` node: S5 (types required) reports it first, S7 would too.
             fallback(TargetUnsupported, "/properties/a"),
             // CCA-3: every wrapper merges into one string schema, then the pair merges; descriptions are joined
-            // with single spaces (contract §4.3.14).
+            // with single spaces.
             to(
                 prop(json!({"type": "string",
                     "description": "(minLength: 1) (maxLength: 5) (pattern: ^a) (pattern: ^b)"})),
@@ -1342,14 +1341,14 @@ fn row_not_if_then_else_below_the_root() {
 /// Row "root combinator, `enum` root or non-object root": root, root, root⁴, F, cm or F, keep if
 /// `type:"object"`, else F.
 ///
-/// For mcp the matrix says a non-object root falls back; contract §4.3.3 gives Mcp the root rule `Any`, where
-/// only the tool-level object check of §8.1 applies (in `normalize_mcp_tool`, not in `normalize_with`), and
-/// contract.md wins: `normalize_with` keeps a non-object root on Mcp.
+/// For mcp the matrix says a non-object root falls back; the MCP rule set has the root rule `Any`, where
+/// only the tool-level object check of MCP ingestion applies (in `normalize_mcp_tool`, not in `normalize_with`), and
+/// our rules win: `normalize_with` keeps a non-object root on Mcp.
 #[test]
 fn row_root_combinator_enum_root_or_non_object_root() {
     let root_fail = || fallback(TargetUnsupported, "");
 
-    // OAI-1(b): a root `oneOf` of objects is merged (contract T5).
+    // OAI-1b: a root `oneOf` of objects is merged (`root.merge-alternatives`).
     let union = json!({"oneOf": [
         {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "number"}}, "required": ["kind", "x"]},
         {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
@@ -1372,7 +1371,7 @@ fn row_root_combinator_enum_root_or_non_object_root() {
         [
             to(merged("oneOf"), merged_changes),
             // Responses rewrites `oneOf` first (W13 before W15), so the lifted combinator is named `anyOf`; the
-            // distinct `const` tags make exclusivity provable, so that rewrite is `rewritten` (contract §4.3.1).
+            // distinct `const` tags make exclusivity provable, so that rewrite is `rewritten`.
             to(
                 merged("anyOf"),
                 &[
@@ -1401,7 +1400,7 @@ fn row_root_combinator_enum_root_or_non_object_root() {
         ],
     );
 
-    // OAI-1(a): a root combinator of `required` lists is lifted under its own name (contract T6).
+    // OAI-1a: a root combinator of `required` lists is lifted under its own name (`root.required-only`).
     let alternatives = json!({"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
         "anyOf": [{"required": ["id"]}, {"required": ["name"]}]});
     let lifted = json!({"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
@@ -1480,7 +1479,7 @@ fn row_root_combinator_enum_root_or_non_object_root() {
         ],
     );
 
-    // A root `not`: Chat and Responses list it among the shaped keys; Anthropic keeps it (providers.md Q15).
+    // A root `not`: Chat and Responses list it among the shaped keys; Anthropic keeps it (ANT-1).
     let not = json!({"type": "object", "properties": {"a": {"type": "string"}}, "not": {"properties": {"a": {"const": "x"}}}});
     let not_lifted = json!({"type": "object", "properties": {"a": {"type": "string"}},
         "description": "(not: {\"properties\":{\"a\":{\"const\":\"x\"}}})"});
@@ -1572,7 +1571,7 @@ fn row_local_ref_defs_definitions() {
     );
 }
 
-/// Row "recursive or external `$ref`": F everywhere (contract §3.4, R7 and P-e).
+/// Row "recursive or external `$ref`": F everywhere (a cycle or an unknown resource cannot be inlined).
 #[test]
 fn row_recursive_or_external_ref() {
     let cycle = || fallback(RefCycle, "/properties/next/properties/next");
@@ -1804,7 +1803,7 @@ fn row_boolean_subschema() {
         [keep(), boolean(), keep(), boolean(), boolean(), keep()],
     );
 
-    // A boolean `additionalProperties` never reaches W2 (contract W25; RSP-3): Responses keeps it, Google and
+    // A boolean `additionalProperties` never reaches W2 (W25; RSP-3): Responses keeps it, Google and
     // CCA drop it with the keep-list.
     let closed = prop(
         json!({"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": false}),

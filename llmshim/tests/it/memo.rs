@@ -1,4 +1,4 @@
-//! The memo through the real normalizer (contract §6.2 P4/P8, §7, P-g of §6.5, issue 6), with memos of the tests' own.
+//! The memo through the real normalizer, with memos of the tests' own.
 
 use std::sync::Arc;
 
@@ -45,7 +45,7 @@ fn p_g_schema() -> Value {
     json!({"type": "object", "properties": {"a": {"type": "string"}}})
 }
 
-/// Contract K1: Chat strict changes it.
+/// The strict closing example: Chat strict changes it.
 fn k1() -> Value {
     json!({"type": "object", "properties": {
         "city": {"type": "string", "description": "City name"},
@@ -327,7 +327,7 @@ fn no_schema_cache_gives_byte_identical_results_and_leaves_stats_untouched() {
         }
     }
     assert_eq!(compared, 6 * 2 * 2 * sample_schemas().len());
-    // Normalization stays on: K1 is still rewritten under Chat strict.
+    // Normalization stays on: the example is still rewritten under Chat strict.
     let (value, report) = run(&off, &chat_strict(), &k1());
     assert!(report.strict && report.changed);
     assert_eq!(value["required"], json!(["city", "units"]));
@@ -339,7 +339,7 @@ fn signed_zeros_never_share_an_entry() {
     let expected = |text: &str| json!({"type": "object", "properties": {"z": {"type": "number", "description": text}}, "required": ["z"], "additionalProperties": false});
     let positive = (schema(0.0), expected("(default: 0.0)"));
     let negative = (schema(-0.0), expected("(default: -0.0)"));
-    // Value equality cannot tell the inputs apart; identity (§1.1) can.
+    // Value equality cannot tell the inputs apart; identity can.
     assert_eq!(positive.0, negative.0);
     assert_ne!(text(&positive.0), text(&negative.0));
     for order in [
@@ -402,7 +402,7 @@ fn capacity_two_keeps_the_recently_used_entry() {
 
 #[test]
 fn a_byte_cap_of_one_entry_keeps_one_entry() {
-    // §7.2: `{"type":"string"}` is estimated at 778 bytes; an unchanged entry charges input + output + 512.
+    // The fingerprint: `{"type":"string"}` is estimated at 778 bytes; an unchanged entry charges input + output + 512.
     let charge = 778 + 778 + 512;
     let m = memo(Limits::default().with_max_bytes(charge));
     let n = cached(&m, EnvFlags::default());

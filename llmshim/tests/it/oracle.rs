@@ -1,14 +1,14 @@
 //! An independent oracle: every corpus output validates against the JSON Schema 2020-12 meta-schema.
 //!
-//! Our own structural check (contract §1.7) is written against the contract; this test asks the `jsonschema`
-//! crate instead. providers.md ANT-4 and CCA-4 require every output for Anthropic, Cloud Code Assist and MCP to
+//! Our own structural check is written against the contract; this test asks the `jsonschema`
+//! crate instead. ANT-4 and CCA-4 require every output for Anthropic, Cloud Code Assist and MCP to
 //! be a valid 2020-12 schema (Anthropic and a Claude model behind Cloud Code Assist validate `input_schema`
 //! against the 2020-12 meta-schema; MCP-2 names 2020-12 the dialect); the Chat and Responses outputs are held
 //! to the same bar. The outputs are those of the shared corpus run of `corpus.rs` (the fallback included), so
 //! the same SchemaStore size limit applies.
 //!
 //! The meta-schema is always 2020-12 (`jsonschema::draft202012::meta`), whatever `$schema` says: the walker
-//! removes `$schema` or sets it to 2020-12 (contract §3.5), and the providers judge by 2020-12 anyway.
+//! removes `$schema` or sets it to 2020-12, and the providers judge by 2020-12 anyway.
 
 use std::fmt::Write as _;
 

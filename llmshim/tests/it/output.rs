@@ -1,4 +1,4 @@
-//! Output schemas (contract §9.7): wrapping and unwrapping, the report rules, the Anthropic output budget and bypass.
+//! Output schemas: wrapping and unwrapping, the report rules, the Anthropic output budget and bypass.
 
 use llmshim::schema::{
     ChangeKind, Env, EnvFlags, Normalization, Normalizer, Nullable, Options, OutputSchema, Target,
@@ -83,7 +83,7 @@ fn non_object_outputs_wrap_and_unwrap_on_every_target() {
                 assert!(out.normalization.changed, "{label}");
                 assert_eq!(out.schema["type"], "object", "{label}");
                 if target == Target::CloudCodeAssist && shape == "anyOf" {
-                    // CCA merges combinators, and a string and an integer branch cannot merge (§4.3.14).
+                    // CCA merges combinators, and a string and an integer branch cannot merge.
                     assert!(out.normalization.used_fallback, "{label}");
                     assert_eq!(
                         reason(&out.normalization),
@@ -124,7 +124,7 @@ fn round_trip_wire_schemas_byte_exact() {
             json!({"type": "string", "minLength": 1}),
             wrapper(&json!({"type": "string", "minLength": 1})),
         ),
-        // Anthropic structured outputs lift string bounds (§4.3.7): step 3 sets `structured_output`.
+        // Anthropic structured outputs lift string bounds: step 3 sets `structured_output`.
         (
             Target::Anthropic,
             false,
@@ -333,7 +333,7 @@ fn the_callers_options_apply_to_the_right_pass() {
         &out.schema,
         &wrapper(&json!({"type": "string", "nullable": true})),
     );
-    // Budgets apply to the first pass too: 11 literal bytes are too few for `{"type":"string"}` (§2.8).
+    // Budgets apply to the first pass too: 11 literal bytes are too few for `{"type":"string"}`.
     let options = Options::for_target(Target::OpenAiChat)
         .with_budget(llmshim::schema::Budget::default().with_max_literal_bytes(11));
     let out = plain().normalize_output_with(&options, &json!({"type": "string"}));

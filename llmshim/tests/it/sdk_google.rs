@@ -7,14 +7,14 @@
 //! by index and upstream test name, exactly once:
 //!
 //! - **equal**: our output equals the SDK's expected value (value equality; where the bytes differ only in key
-//!   order, the case is listed in [`ORDER_BY_DESIGN`]: we keep the input's key order, contract §1.1 and X1);
+//!   order, the case is listed in [`ORDER_BY_DESIGN`]: we keep the input's key order);
 //! - **contract**: the outputs differ and ours is the contract's answer, written out here from the contract
 //!   (never copied from our output) with the contract rule named in the assertion message; the test also
 //!   asserts that the SDK's value is different, so a difference that disappears must be reclassified;
-//! - **throws**: the SDK throws; normalization never fails (contract §0, §6.3), so ours is the fallback with
+//! - **throws**: the SDK throws; normalization never fails, so ours is the fallback with
 //!   the named kind and pointer;
 //! - **undefined**: the SDK returns no schema for an object without properties; ours keeps `{"type":"object"}`
-//!   (contract §4.3.16) and the Google tool envelope then omits `parameters` (contract §4.7, D6), which is the
+//!   and the Google tool envelope then omits `parameters`, which is the
 //!   SDK's effect one layer up.
 //!
 //! No case is a library bug.
@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 
 const FIXTURE: &str = "sdk-fixtures/vercel-ai-google-openapi-schema.json";
 
-/// Cases whose expected value equals ours except for key order: we keep the input's order (contract §1.1, X1),
+/// Cases whose expected value equals ours except for key order: we keep the input's order,
 /// while the SDK rebuilds objects (it writes `required` first, `nullable` before `type`, or `type` before the `enum`
 /// a `const` became, where we write the `enum` at the `const`'s place and append the inferred `type`).
 const ORDER_BY_DESIGN: &[usize] = &[10, 14, 28];
@@ -115,7 +115,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             "should handle allOf, anyOf, and oneOf",
             ContractFallback(
                 "an `allOf` of two entries stays (W14 merges a single entry only), and Google needs a type on every \
-                 node and forbids `allOf` (contract §4.3.2, §1.7 S5 and S7; GEM-11); the SDK passes `allOf` and \
+                 node and forbids `allOf` (S5 and S7; GEM-11); the SDK passes `allOf` and \
                  `oneOf` through, which Gemini rejects",
                 TargetUnsupported,
                 "/properties/allOfProp",
@@ -141,7 +141,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             16,
             "should handle null type correctly",
             ContractFallback(
-                "a node that is only `type: \"null\"` falls back on Google (contract §1.7 S6; GEM-2); the SDK keeps \
+                "a node that is only `type: \"null\"` falls back on Google (S6; GEM-2); the SDK keeps \
                  it",
                 TargetUnsupported,
                 "/properties/explicitNullField",
@@ -151,7 +151,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             17,
             "should handle descriptions",
             Contract(
-                "Google keeps only the formats of its list, so `email` is lifted (contract §4.3.10 step 2; GEM-5)",
+                "Google keeps only the formats of its list, so `email` is lifted (GEM-5)",
                 json!({"type": "object", "description": "A user object", "properties": {
                     "id": {"type": "number", "description": "The user ID"},
                     "name": {"type": "string", "description": "The user's full name"},
@@ -185,7 +185,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             24,
             "should infer the type of an untyped string enum",
             ContractFallback(
-                "the Google root must be `type: \"object\"` (contract §4.3.3 root `Object`, §1.7 S18; GEM-12); the \
+                "the Google root must be `type: \"object\"` (the root rule `Object`, S18; GEM-12); the \
                  SDK returns a string root",
                 TargetUnsupported,
                 "",
@@ -195,7 +195,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             25,
             "should convert non-string enum values to the Google enum format",
             ContractFallback(
-                "`const: null` infers `type: \"null\"`, which Google forbids (contract §4.3.5, §1.7 S6); the SDK \
+                "`const: null` infers `type: \"null\"`, which Google forbids (S6); the SDK \
                  keeps it",
                 TargetUnsupported,
                 "/properties/nullValue",
@@ -206,7 +206,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             "should convert nullable type-array and untyped primitive enums",
             Contract(
                 "`null` leaves the `enum` of a `[T, \"null\"]` node, a non-string `enum` is lifted instead of \
-                 stringified, and an integer literal infers `integer` (contract §4.3.9, §4.3.10 step 1, §4.3.5)",
+                 stringified, and an integer literal infers `integer`",
                 json!({"type": "object", "properties": {
                     "nullableString": {"type": "string", "enum": ["a", "b"], "nullable": true},
                     "nullableNumber": {"type": "number", "nullable": true, "description": "(enum: [1,2])"},
@@ -226,7 +226,7 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
             29,
             "should handle type arrays with multiple non-null types plus null",
             Contract(
-                "the split puts `nullable: true` on every branch and leaves `anyOf` alone (contract §4.3.11, worked \
+                "the split puts `nullable: true` on every branch and leaves `anyOf` alone (worked \
                  example T3; GEM-3); the SDK's `anyOf` with a sibling `nullable` is what Gemini rejects",
                 json!({"type": "object", "properties": {"multiTypeField": {"anyOf": [
                     {"type": "string", "nullable": true},
@@ -324,7 +324,7 @@ fn judge(at: usize, case: &Value, class: &Class) -> Vec<String> {
             if matcher != "toThrow" {
                 fail(format!("classified throws, but the matcher is {matcher}"));
             }
-            let rule = "the SDK throws; normalization never fails and falls back instead (contract §0, §6.3)";
+            let rule = "the SDK throws; normalization never fails and falls back instead";
             if let Some(problem) = fallback_problem(rule, *kind, pointer, &out, &report) {
                 fail(problem);
             }
@@ -337,7 +337,7 @@ fn judge(at: usize, case: &Value, class: &Class) -> Vec<String> {
             }
             if bytes(&out) != r#"{"type":"object"}"# || report.used_fallback {
                 fail(format!(
-                    "an object without properties stays `{{\"type\":\"object\"}}` on Google (contract §4.3.16), \
+                    "an object without properties stays `{{\"type\":\"object\"}}` on Google, \
                      got {}",
                     bytes(&out)
                 ));
@@ -348,7 +348,7 @@ fn judge(at: usize, case: &Value, class: &Class) -> Vec<String> {
             let declaration = json!({"tools": [{"functionDeclarations": [{"name": "t"}]}]});
             if request != declaration {
                 fail(format!(
-                    "the Google declaration omits `parameters` for an object without properties (contract §4.7, \
+                    "the Google declaration omits `parameters` for an object without properties (\
                      D6), got {}",
                     bytes(&request)
                 ));
@@ -432,7 +432,7 @@ fn the_rest_of_each_falling_back_fixture_follows_the_contract() {
     let case = |at: usize| fixture["cases"][at]["args"][0].clone();
 
     // Case 11 without its two-entry `allOf`: `oneOf` becomes `anyOf` (W13), and an `anyOf` of one live branch plus
-    // `null` collapses into that branch plus the marker (contract §4.3.13; GEM-2).
+    // `null` collapses into that branch plus the marker (GEM-2).
     let (out, _) = google(&without(&case(11), "allOfProp"));
     assert_eq!(
         bytes(&out),
@@ -440,10 +440,10 @@ fn the_rest_of_each_falling_back_fixture_follows_the_contract() {
             "anyOfProp": {"anyOf": [{"type": "string"}, {"type": "number"}]},
             "oneOfProp": {"type": "boolean", "nullable": true}
         }})),
-        "contract §4.3.1 and §4.3.13: oneOf becomes anyOf, then a nullable anyOf collapses"
+        "walk.one-of-to-any-of and google.collapse-nullable: oneOf becomes anyOf, then a nullable anyOf collapses"
     );
 
-    // Case 16 without the `type: "null"` property: `[T, "null"]` becomes `T` plus the marker (contract §4.3.9, T1),
+    // Case 16 without the `type: "null"` property: `[T, "null"]` becomes `T` plus the marker (`walk.nullable-marker`),
     // where the SDK writes a one-branch `anyOf` beside `nullable`, which Gemini rejects (GEM-3).
     let (out, _) = google(&without(&case(16), "explicitNullField"));
     assert_eq!(
@@ -451,11 +451,11 @@ fn the_rest_of_each_falling_back_fixture_follows_the_contract() {
         bytes(
             &json!({"type": "object", "properties": {"nullableField": {"type": "string", "nullable": true}}})
         ),
-        "contract §4.3.9 (worked example T1): [T, null] becomes T plus nullable"
+        "walk.nullable-marker: [T, null] becomes T plus nullable"
     );
 
     // Case 25 without `const: null`: non-string `const` and `enum` values are lifted into the description, not
-    // stringified into a `format: "enum"` (contract §4.3.6, §4.3.10 step 1; GEM-4).
+    // stringified into a `format: "enum"` (GEM-4).
     let (out, _) = google(&without(&case(25), "nullValue"));
     assert_eq!(
         bytes(&out),
@@ -464,6 +464,6 @@ fn the_rest_of_each_falling_back_fixture_follows_the_contract() {
             "integerValue": {"type": "integer", "description": "(enum: [1,2])"},
             "booleanValue": {"type": "boolean", "description": "(const: true)"}
         }})),
-        "contract §4.3.6 and §4.3.10 step 1: non-string const and enum values are lifted"
+        "target.keyword and google.enum-lift: non-string const and enum values are lifted"
     );
 }

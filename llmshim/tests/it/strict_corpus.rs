@@ -3,7 +3,7 @@
 //! Each schema is normalized with strict requested through a normalizer with fixed environment flags and no memo.
 //! A strict result must pass the strict acceptance check, the core structural check with strict on, and the
 //! 2020-12 meta-schema. A result that is not strict must carry a reason: a demotion keeps a non-strict schema that
-//! passes the target's structural check (contract §6.2 P6), a fallback is the fallback schema (§6.3). Demotions and
+//! passes the target's structural check, a fallback is the fallback schema. Demotions and
 //! fallbacks happen only where `tests/corpus/expected-strict.json` ([`EXPECTED`]) names the schema and the target,
 //! with the outcome's kind, pointer and message; a new one, a changed one, or a listed one that became strict fails
 //! the test, so the list can only shrink. The corpus must hold the published [`SCHEMAS`] schemas.
@@ -34,9 +34,9 @@ const SCHEMAS: usize = 845;
 /// A result that is not strict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Outcome {
-    /// A non-strict schema with the strict failure as its reason (§6.2 P6).
+    /// A non-strict schema with the strict failure as its reason.
     Demoted(FallbackReason),
-    /// The fallback schema (§6.3), also after the non-strict pass failed.
+    /// The fallback schema, also after the non-strict pass failed.
     Fallback(FallbackReason),
 }
 

@@ -7,7 +7,7 @@
 //! class:
 //!
 //! - (a) equal, once the expected output's `$ref`s are inlined and description text is ignored;
-//! - (b) different by design, because of the contract rule that [`BY_DESIGN`] names for the fixture;
+//! - (b) different by design, because of the rule that [`BY_DESIGN`] names for the fixture;
 //! - (c) a bug, listed in [`BUGS`] until the library is fixed.
 //!
 //! A structural comparison explains the differences of a strict output rule by rule ([`Rule`]), and the report's
@@ -32,7 +32,7 @@ use llmshim::schema::FallbackKind::{
 /// The targets every fixture is normalized for.
 const TARGETS: [Target; 2] = [Target::OpenAiChat, Target::OpenAiResponses];
 
-/// Keywords that §3.5 (W8) removes on the OpenAI targets and that a reference may keep.
+/// Keywords that W8 removes on the OpenAI targets and that a reference may keep.
 const META: [&str; 6] = [
     "$schema",
     "$id",
@@ -42,23 +42,23 @@ const META: [&str; 6] = [
     "definitions",
 ];
 
-/// A contract rule that explains one kind of structural difference between a strict output and the reference's.
+/// A rule that explains one kind of structural difference between a strict output and the reference's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Rule {
-    /// §5.2 (W19): a keyword outside the strict keep-list is lifted into the description or dropped.
+    /// W19: a keyword outside the strict keep-list is lifted into the description or dropped.
     KeepList,
-    /// §5.4 step 2 (W26): an optional property becomes a nullable alternative; the reference only requires it.
+    /// W26: an optional property becomes a nullable alternative; the reference only requires it.
     NullableOptional,
-    /// §5.3 (W23): a type array becomes `anyOf` branches; the reference keeps the array.
+    /// W23: a type array becomes `anyOf` branches; the reference keeps the array.
     SplitTypeArray,
-    /// §4.3.5 (W17): a missing `type` is inferred from `properties`, `const` or `enum`.
+    /// W17: a missing `type` is inferred from `properties`, `const` or `enum`.
     InferType,
-    /// §3.5 (W8): `$schema`, `$id`, `$anchor`, `$comment` and definitions are removed on the OpenAI targets.
+    /// W8: `$schema`, `$id`, `$anchor`, `$comment` and definitions are removed on the OpenAI targets.
     Meta,
 }
 
 impl Rule {
-    /// The change rule ids (contract §2.6) that show the rule at work; one of them must be in the report.
+    /// The change rule ids that show the rule at work; one of them must be in the report.
     fn change_ids(self) -> &'static [&'static str] {
         match self {
             Rule::KeepList => &["strict.keyword"],
@@ -81,9 +81,9 @@ enum Design {
     Rules(&'static [Rule]),
     /// The reference raised an error and we produce a strict output; each change rule id must be in our report.
     Accepts(&'static [&'static str]),
-    /// We demote to a non-strict schema with this reason kind (§6.2 P6).
+    /// We demote to a non-strict schema with this reason kind.
     Demotes(FallbackKind),
-    /// We fall back to `{"type":"object","properties":{}}` with this reason kind (§6.3).
+    /// We fall back to `{"type":"object","properties":{}}` with this reason kind.
     FallsBack(FallbackKind),
 }
 
@@ -96,564 +96,564 @@ const ROOT: Design = FallsBack(TargetUnsupported);
 /// Reference expansion: every `$ref` is inlined before strict enforcement, siblings merged over the target.
 const INLINE: Design = Accepts(&["resolve.inline-ref"]);
 
-/// Fixtures that differ by design: (fixture, what our result looks like, contract rule, why).
+/// Fixtures that differ by design: (fixture, what our result looks like, the rules or steps of RULES.md, why).
 const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
     (
         "agents/test_simple_function",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_complex_args_and_docs_function",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `some_flag` becomes nullable",
     ),
     (
         "agents/test_function_with_context",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions#2",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions#3",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions#4",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions#5",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_class_based_functions#6",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional `b` becomes nullable",
     ),
     (
         "agents/test_var_positional_tuple_annotation",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `args` becomes nullable",
     ),
     (
         "agents/test_schema_with_mapping_raises_strict_mode_error",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "a schema-valued `additionalProperties` is replaced by `false` (K4), not refused",
     ),
     (
         "agents/test_function_with_field_required_constraints",
         Rules(&[KeepList]),
-        "§5.2",
+        "strict.keyword",
         "numeric bounds are lifted into the description",
     ),
     (
         "agents/test_function_with_field_optional_with_default",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` and `minimum` are lifted; the optional becomes nullable",
     ),
     (
         "agents/test_function_with_field_description_merge",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional becomes nullable",
     ),
     (
         "agents/test_function_with_field_description_only",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` is lifted; the optional becomes nullable",
     ),
     (
         "agents/test_function_with_field_string_constraints",
         Rules(&[KeepList]),
-        "§5.2",
+        "strict.keyword",
         "`pattern` and length bounds are lifted into the description",
     ),
     (
         "agents/test_function_with_field_multiple_constraints",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "defaults and bounds are lifted; optionals become nullable",
     ),
     (
         "agents/test_function_with_annotated_field_required_constraints",
         Rules(&[KeepList]),
-        "§5.2",
+        "strict.keyword",
         "numeric bounds are lifted into the description",
     ),
     (
         "agents/test_function_with_annotated_field_optional_with_default",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`default` and `minimum` are lifted; the optional becomes nullable",
     ),
     (
         "agents/test_function_with_annotated_field_string_constraints",
         Rules(&[KeepList]),
-        "§5.2",
+        "strict.keyword",
         "`pattern` and length bounds are lifted into the description",
     ),
     (
         "agents/test_function_with_annotated_field_multiple_constraints",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "defaults and bounds are lifted; optionals become nullable",
     ),
     (
         "agents/test_empty_schema_has_additional_properties_false",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "an untyped root without `properties` gets no type, and the root must be an object",
     ),
     (
         "agents/test_non_dict_schema_errors",
         FallsBack(InvalidSchema),
-        "§6.3, W4",
+        "W4",
         "a non-object schema falls back instead of raising",
     ),
     (
         "agents/test_reasonably_nested_schema_remains_supported",
         Demotes(ProviderLimit),
-        "§5.6",
+        "openai.strict-limits",
         "eleven object levels exceed OpenAI's nesting limit of 10, so strict is demoted",
     ),
     (
         "agents/test_deeply_chained_refs_are_rejected_before_recursive_conversion",
         FallsBack(BudgetDepth),
-        "§2.8",
+        "W1",
         "a chain of 1 000 references exceeds the depth budget of 96 and falls back instead of raising",
     ),
     (
         "agents/test_object_without_additional_properties",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable",
     ),
     (
         "agents/test_open_object_rejection_is_opt_in[_reject_open_objects=true]",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "there is no opt-in refusal of open objects: every object is closed",
     ),
     (
         "agents/test_open_object_rejection_rejects_preserved_pure_refs[ordinary]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_open_object_rejection_rejects_preserved_pure_refs[ordinary][_reject_open_objects=true]",
         INLINE,
-        "§3.4",
+        "resolve.inline-ref",
         "the reference is inlined and its target enforced, so no target escapes strict",
     ),
     (
         "agents/test_open_object_rejection_rejects_preserved_pure_refs[percent-encoded]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_open_object_rejection_rejects_preserved_pure_refs[percent-encoded][_reject_open_objects=true]",
         INLINE,
-        "§3.3, §3.4",
+        "resolve.inline-ref",
         "the percent-escaped reference is decoded, inlined and enforced",
     ),
     (
         "agents/test_typeless_root_is_normalized_to_object",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable",
     ),
     (
         "agents/test_nullable_object_root_errors",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "a nullable root is not an object root, so it falls back instead of raising",
     ),
     (
         "agents/test_open_map_root_errors",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "an untyped root without `properties` is not an object root",
     ),
     (
         "agents/test_nested_typeless_open_map_errors",
         Demotes(StrictUnsupported),
-        "§5.5, S5",
+        "strict.demoted, S5",
         "the map has no `properties`, so no type is inferred and the strict pass fails on an untyped node",
     ),
     (
         "agents/test_union_root_errors[anyOf]",
         ROOT,
-        "§4.3.3 step 2",
+        "root.merge-alternatives",
         "a root union with a non-object branch cannot be merged",
     ),
     (
         "agents/test_union_root_errors[oneOf]",
         ROOT,
-        "§4.3.3 step 2",
+        "root.merge-alternatives",
         "a root union with a non-object branch cannot be merged",
     ),
     (
         "agents/test_nested_typeless_objects_get_additional_properties[property]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `config` becomes nullable",
     ),
     (
         "agents/test_nested_typeless_objects_get_additional_properties[array-item]",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "an array root is not an object root",
     ),
     (
         "agents/test_nested_nullable_object_preserves_type_union",
         Rules(&[SplitTypeArray, NullableOptional]),
-        "§5.3, §5.4 step 2",
+        "walk.split-type-array, strict.nullable-optional",
         "`[\"object\",\"null\"]` is split into `anyOf` branches; the optional `key` becomes nullable",
     ),
     (
         "agents/test_object_with_true_additional_properties",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "`additionalProperties: true` is replaced by `false`, not refused",
     ),
     (
         "agents/test_typeless_object_with_additional_properties_errors",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "`additionalProperties: true` is replaced by `false`, not refused",
     ),
     (
         "agents/test_explicit_non_object_with_properties_is_not_closed",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "a string root is not an object root",
     ),
     (
         "agents/test_object_with_empty_dict_additional_properties",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "`additionalProperties: {}` is replaced by `false`, not refused",
     ),
     (
         "agents/test_object_with_schema_additional_properties",
         CLOSE,
-        "§5.4 step 4",
+        "strict.close-object",
         "a schema-valued `additionalProperties` is replaced by `false`, not refused",
     ),
     (
         "agents/test_object_with_false_additional_properties_is_allowed",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable",
     ),
     (
         "agents/test_array_items_processing_and_default_removal",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "an array root is not an object root",
     ),
     (
         "agents/test_anyOf_processing",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional union and the optional `a` become nullable",
     ),
     (
         "agents/test_allOf_single_entry_merging",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable",
     ),
     (
         "agents/test_allOf_single_ref_entry_preserves_annotated_aliases",
         Rules(&[KeepList, NullableOptional]),
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "the unknown `components` keyword is dropped; the optional `value` becomes nullable",
     ),
     (
         "agents/test_allOf_single_ref_entry_rejects_overlapping_parent_constraints",
         Accepts(&["walk.merge-all-of"]),
-        "§4.3.2",
+        "walk.merge-all-of",
         "a single `allOf` entry is merged into its node, the entry winning, instead of being refused",
     ),
     (
         "agents/test_nested_single_allOf_rejects_overlapping_parent_constraints",
         Accepts(&["walk.merge-all-of"]),
-        "§4.3.2",
+        "walk.merge-all-of",
         "nested single `allOf` entries are merged, the entry winning, instead of being refused",
     ),
     (
         "agents/test_allOf_single_ref_entry_rejects_json_distinct_equal_python_values[top-level]",
         ROOT,
-        "§4.3.2, §4.3.3",
+        "walk.merge-all-of, root.merge-alternatives",
         "the merged entry's `const` makes an integer root, which is not an object root",
     ),
     (
         "agents/test_allOf_single_ref_entry_rejects_json_distinct_equal_python_values[nested]",
         ROOT,
-        "§4.3.2, §4.3.3",
+        "walk.merge-all-of, root.merge-alternatives",
         "a root with an object `const` and no type is not an object root",
     ),
     (
         "agents/test_allOf_single_ref_entry_accepts_equal_json_numbers",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "a `const` root is not an object root",
     ),
     (
         "agents/test_allOf_single_ref_entry_accepts_equal_mapping_subclasses",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "a `const` root is not an object root",
     ),
     (
         "agents/test_allOf_single_circular_ref_is_rejected",
         FallsBack(RefCycle),
-        "§3.4 step 3",
+        "resolve.inline-ref",
         "a reference cycle falls back instead of raising",
     ),
     (
         "agents/test_allOf_single_annotated_circular_ref_is_rejected",
         FallsBack(RefCycle),
-        "§3.4 step 3",
+        "resolve.inline-ref",
         "a reference cycle falls back instead of raising",
     ),
     (
         "agents/test_allOf_single_ref_chain_spends_node_budget",
         INLINE,
-        "§2.8",
+        "W1",
         "the reference ran with a lowered test budget; the default budgets admit a three-step chain",
     ),
     (
         "agents/test_allOf_single_ref_rejects_nested_id_before_promoting_target",
         ROOT,
-        "§4.3.2, §4.3.3",
+        "walk.merge-all-of, root.merge-alternatives",
         "the merged entry, a string, replaces the root's object type (the entry wins)",
     ),
     (
         "agents/test_allOf_single_ref_rejects_nested_id_owner_before_resolution",
         INLINE,
-        "§3.2, §3.3",
+        "W3, resolve.inline-ref",
         "a reference inside an embedded resource resolves against that resource's `$id`",
     ),
     (
         "agents/test_allOf_single_ref_rejects_descendant_nested_id_owner_before_resolution",
         INLINE,
-        "§3.2, §3.3",
+        "W3, resolve.inline-ref",
         "a reference inside an embedded resource resolves against that resource's `$id`",
     ),
     (
         "agents/test_allOf_single_ref_rejects_promoted_nested_id_with_descendant_ref",
         INLINE,
-        "§1.2, §3.3 step 4",
+        "W25, resolve.inline-ref",
         "`contentSchema` is a literal, so its `$id` makes no resource and the target keeps the root's base",
     ),
     (
         "agents/test_allOf_single_ref_rejects_target_below_nested_id_resource",
         ROOT,
-        "§4.3.2, §4.3.3",
+        "walk.merge-all-of, root.merge-alternatives",
         "the merged entry, a string, replaces the root's object type (the entry wins)",
     ),
     (
         "agents/test_allOf_single_ref_allows_id_as_schema_map_member_name[components-schemas]",
         Rules(&[KeepList]),
-        "§5.2",
+        "strict.keyword",
         "the unknown `components` keyword is dropped",
     ),
     (
         "agents/test_ref_allows_unrelated_id_definition_name",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_allOf_single_ref_entry_decodes_json_pointer_tokens[slash]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_allOf_single_ref_entry_decodes_json_pointer_tokens[tilde]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_allOf_single_ref_entry_decodes_json_pointer_tokens[replacement-order]",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_allOf_single_entry_cannot_overwrite_strict_object[true]",
         CLOSE,
-        "§4.3.2, §5.4 step 4",
+        "walk.merge-all-of, strict.close-object",
         "the merged `additionalProperties: true` is replaced by `false`",
     ),
     (
         "agents/test_allOf_single_entry_cannot_overwrite_strict_object[schema]",
         CLOSE,
-        "§4.3.2, §5.4 step 4",
+        "walk.merge-all-of, strict.close-object",
         "the merged `additionalProperties: {}` is replaced by `false`",
     ),
     (
         "agents/test_default_removal_on_non_object",
         ROOT,
-        "§4.3.3, S18",
+        "root.merge-alternatives, S18",
         "a string root is not an object root",
     ),
     (
         "agents/test_ref_expansion",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable (its lifted `default` is description text)",
     ),
     (
         "agents/test_ref_no_expansion_when_alone",
         FallsBack(UnresolvedRef),
-        "§3.3 step 3",
+        "resolve.inline-ref",
         "a reference to a missing definition falls back instead of staying unexpanded",
     ),
     (
         "agents/test_invalid_ref_format",
         FallsBack(ExternalRef),
-        "§3.3 step 2",
+        "resolve.inline-ref",
         "`invalid` is a relative URI outside the document, which is never fetched",
     ),
     (
         "agents/test_chained_ref_with_sibling_keys_is_resolved",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `a` becomes nullable",
     ),
     (
         "agents/test_ref_expansion_bomb_is_rejected",
         FallsBack(BudgetNodes),
-        "§2.8",
+        "W1",
         "the exponential expansion exceeds the node budget and falls back instead of raising",
     ),
     (
         "agents/test_ref_with_incompatible_sibling_is_rejected",
         INLINE,
-        "§3.4 step 5",
+        "resolve.inline-ref",
         "siblings of a `$ref` win over the target's keywords",
     ),
     (
         "agents/test_ref_with_incompatible_type_sibling_is_rejected",
         INLINE,
-        "§3.4 step 5",
+        "resolve.inline-ref",
         "siblings of a `$ref` win over the target's keywords",
     ),
     (
         "agents/test_ref_with_single_all_of_sibling_is_rejected",
         Accepts(&["resolve.inline-ref", "walk.merge-all-of"]),
-        "§3.4 step 5, §4.3.2",
+        "resolve.inline-ref, walk.merge-all-of",
         "the sibling `allOf` is merged over the target, the entry winning",
     ),
     (
         "agents/test_ref_with_validation_sibling_is_rejected",
         Accepts(&["resolve.inline-ref", "strict.keyword"]),
-        "§3.4 step 5, §5.2",
+        "resolve.inline-ref, strict.keyword",
         "the sibling `minLength` is merged, then lifted",
     ),
     (
         "agents/test_ref_with_interacting_object_sibling_is_rejected",
         INLINE,
-        "§3.4 step 5",
+        "resolve.inline-ref",
         "siblings of a `$ref` win over the target's keywords",
     ),
     (
         "agents/test_ref_with_annotation_sibling_is_still_expanded",
         LIFT_AND_NULL,
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "`contentMediaType` is lifted; the optional `node` becomes nullable",
     ),
     (
         "agents/test_ref_with_schema_metadata_is_still_expanded",
         Rules(&[NullableOptional, Meta]),
-        "§3.5, §5.4 step 2",
+        "resolve.drop-meta, strict.nullable-optional",
         "`$schema` is removed on OpenAI; the optional `value` becomes nullable",
     ),
     (
         "agents/test_root_ref_with_id_is_still_expanded",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable (`$id` goes on both sides)",
     ),
     (
         "agents/test_nested_ref_with_id_is_rejected_before_resolution",
         INLINE,
-        "§3.2, §3.3",
+        "W3, resolve.inline-ref",
         "a reference inside an embedded resource resolves against that resource's `$id`",
     ),
     (
         "agents/test_ref_with_anchor_is_still_expanded",
         Rules(&[NullableOptional, Meta]),
-        "§3.5, §5.4 step 2",
+        "resolve.drop-meta, strict.nullable-optional",
         "`$anchor` is removed; the optional `value` becomes nullable",
     ),
     (
         "agents/test_oneof_converted_to_anyof",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
     (
         "agents/test_nested_oneof_in_array_items",
         Rules(&[KeepList, NullableOptional]),
-        "§5.2, §5.4 step 2",
+        "strict.keyword, strict.nullable-optional",
         "the unknown `discriminator` keyword is dropped; the optional `steps` becomes nullable",
     ),
     (
         "agents/test_oneof_merged_with_existing_anyof",
         Demotes(StrictUnsupported),
-        "§4.3.1, §5.5",
+        "walk.one-of-to-any-of, strict.demoted",
         "`anyOf` beside `oneOf` becomes an `allOf` pair, which strict cannot express; the reference widens it to one `anyOf`",
     ),
     (
         "agents/test_discriminator_preserved",
         Rules(&[KeepList, NullableOptional, InferType]),
-        "§4.3.5, §5.2, §5.4 step 2",
+        "walk.infer-type, strict.keyword, strict.nullable-optional",
         "`discriminator` is dropped, `const` properties get a type, optionals become nullable",
     ),
     (
         "agents/test_deeply_nested_oneof",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `level1` and `level2` become nullable",
     ),
     (
         "agents/test_oneof_with_refs",
         Rules(&[NullableOptional]),
-        "§5.4 step 2",
+        "strict.nullable-optional",
         "the optional `value` becomes nullable",
     ),
 ];
@@ -885,7 +885,7 @@ fn strict_fixtures_pass_the_strict_check_and_every_difference_is_classified() {
         }
         if section.is_empty() || reason.trim().is_empty() {
             problems.push(format!(
-                "{name}: a by-design entry needs a contract section and a reason"
+                "{name}: a by-design entry needs the rules it follows and a reason"
             ));
         }
         if BUGS.iter().any(|&(bug, _)| bug == name) {
@@ -1077,7 +1077,7 @@ impl Comparison {
         }
     }
 
-    /// Compares the values of one keyword by its class (contract §1.2).
+    /// Compares the values of one keyword by its class.
     fn keyword(&mut self, key: &str, expected: &Value, ours: &Value, at: &str) {
         match key {
             "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
@@ -1130,7 +1130,7 @@ impl Comparison {
     }
 }
 
-/// The inner schema of a §5.4 step 2 wrapper `{"anyOf": [schema, {"type": "null"}], "description"?}`.
+/// The inner schema of a `strict.nullable-optional` wrapper `{"anyOf": [schema, {"type": "null"}], "description"?}`.
 fn nullable_wrapper(node: &Map<String, Value>) -> Option<&Value> {
     if node
         .keys()
@@ -1148,7 +1148,8 @@ fn nullable_wrapper(node: &Map<String, Value>) -> Option<&Value> {
     }
 }
 
-/// The §5.3 split of a node with a type array, description ignored: one pruned branch per type name.
+/// The strict split (`walk.split-type-array`) of a node with a type array, description ignored: one pruned branch per
+/// type name.
 fn split_type_array(node: &Map<String, Value>) -> Value {
     let names = node["type"].as_array().cloned().unwrap_or_default();
     let branches: Vec<Value> = names
@@ -1209,7 +1210,7 @@ fn split_type_array(node: &Map<String, Value>) -> Value {
     json!({"anyOf": branches})
 }
 
-/// The type §4.3.5 infers for an untyped node, if any.
+/// The type `walk.infer-type` infers for an untyped node, if any.
 fn inferred_type(node: &Map<String, Value>) -> Option<Value> {
     let kind = |value: &Value| match value {
         Value::Null => Some("null"),

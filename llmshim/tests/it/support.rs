@@ -13,7 +13,7 @@ pub(crate) fn target(case: &Case) -> Target {
         .expect("known target")
 }
 
-/// `Options::for_target`, then `strict`, then each member of `options` by its snake-case name (contract §11).
+/// `Options::for_target`, then `strict`, then each member of `options` by its snake-case name.
 pub(crate) fn options(target: Target, strict: bool, members: &Map<String, Value>) -> Options {
     let mut o = Options::for_target(target).with_strict(strict);
     let mut budget = o.budget;

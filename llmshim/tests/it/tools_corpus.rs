@@ -1,4 +1,4 @@
-//! The real MCP tool corpus translated for every target, one request per server (contract §8, §9).
+//! The real MCP tool corpus translated for every target, one request per server.
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -74,9 +74,9 @@ fn fallback() -> Value {
     json!({"type": "object", "properties": {}})
 }
 
-/// What a fallen-back tool sends: nothing (Google), `{"type":"object"}` (Code Assist), or the fallback as the
-/// target translates it. A raw MCP tool that falls back in the §8.1 pass carries the fallback into its canonical
-/// chat tool, which a strict target then closes and reports strict (so `strict` says which it was).
+/// What a fallen-back tool sends: nothing (Google), `{"type":"object"}` (Code Assist), or the fallback as the target
+/// translates it. A raw MCP tool that falls back in the MCP ingestion pass carries the fallback into its canonical chat
+/// tool, which a strict target then closes and reports strict (so `strict` says which it was).
 fn sent_fallback(normalizer: &Normalizer, target: Target, strict: bool) -> Option<Value> {
     match target {
         Target::Google => None,
@@ -91,7 +91,7 @@ fn sent_fallback(normalizer: &Normalizer, target: Target, strict: bool) -> Optio
     }
 }
 
-/// The `strict` key the envelope must write (§9.3 step 6), given the report.
+/// The `strict` key the envelope must write, given the report.
 fn strict_key(target: Target, requested: bool, report: &Normalization) -> Option<bool> {
     match target {
         Target::OpenAiChat | Target::Anthropic if requested => Some(report.strict),
@@ -102,10 +102,10 @@ fn strict_key(target: Target, requested: bool, report: &Normalization) -> Option
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// An independent model of the Anthropic request budget (§5.7, §9.3 step 5).
+// An independent model of the Anthropic request budget.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Every schema object of `schema`, following the schema positions of §1.2 (a literal is never entered).
+/// Every schema object of `schema`, following the schema positions (a literal is never entered).
 fn schema_nodes(schema: &Value) -> Vec<&serde_json::Map<String, Value>> {
     let mut nodes = Vec::new();
     let mut stack = vec![schema];
@@ -172,7 +172,7 @@ fn optional_count(schema: &Value) -> usize {
 /// The positions of the tools the budget must demote, computed from each tool's solo strict normalization.
 fn simulated_budget(normalizer: &Normalizer, request: &Value) -> BTreeSet<usize> {
     let mut converted = request.clone();
-    // A raw MCP tool that falls back in the §8.2 pass is sent non-strict and is never charged.
+    // A raw MCP tool that falls back in the MCP conversion pass is sent non-strict and is never charged.
     let fell_back: BTreeSet<usize> = normalizer
         .prepare_request(&mut converted)
         .tools
@@ -417,7 +417,8 @@ fn every_corpus_tool_translates_for_every_target() {
             observed.extend(config_observed);
             by_strict.push(outputs);
         }
-        // D3: Google and Code Assist ignore a strict request, so both runs send the same bytes and reports.
+        // Google and Code Assist have no strict mode and ignore a strict request, so both runs send the same bytes and
+        // reports.
         if matches!(target, Target::Google | Target::CloudCodeAssist) {
             for ((plain_out, plain_report), (strict_out, strict_report)) in
                 by_strict[0].iter().zip(&by_strict[1])
@@ -478,8 +479,8 @@ struct Broken {
 }
 
 fn broken_tools() -> Vec<Broken> {
-    // A raw MCP tool falls back in the §8.1 pass and a chat tool in §9.3; either is sent non-strict, so neither is
-    // charged to the Anthropic request budget and no stand-in is needed.
+    // A raw MCP tool falls back in the MCP ingestion pass and a chat tool in the object check; either is sent
+    // non-strict, so neither is charged to the Anthropic request budget and no stand-in is needed.
     let raw = |name: &str, schema: Value| Broken {
         tool: json!({"name": name, "description": "deliberately broken", "inputSchema": schema}),
         stand_in: None,

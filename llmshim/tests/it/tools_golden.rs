@@ -1,4 +1,4 @@
-//! Hand-written golden tests of MCP ingestion (contract §8) and native tool translation (contract §9).
+//! Hand-written golden tests of MCP ingestion and native tool translation.
 
 use llmshim::schema::{
     ChangeKind, Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target,
@@ -86,7 +86,7 @@ fn chat_tool(name: &str, parameters: &Value) -> Value {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.8 worked examples, byte-exact.
+// Worked examples, byte-exact.
 // ---------------------------------------------------------------------------------------------------------------
 
 #[test]
@@ -186,10 +186,10 @@ fn worked_example_free_function_matches_the_fixed_normalizer() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.2 classification.
+// Classification.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// One tool of every shape of §9.2, each with the schema `s_a`.
+/// One tool of every shape the translation reads, each with the schema `s_a`.
 fn every_shape() -> Value {
     json!({"tools": [
         {"type": "function", "function": {"name": "c", "description": "C", "parameters": s_a()}},
@@ -455,10 +455,10 @@ fn a_request_without_tools_is_left_alone() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.3 the `strict` key, per envelope.
+// The `strict` key, per envelope.
 // ---------------------------------------------------------------------------------------------------------------
 
-/// A schema whose strict pass fails and is demoted (contract K6).
+/// A schema whose strict pass fails and is demoted (`strict.demoted`).
 fn demoted_schema() -> Value {
     json!({"type": "object", "properties": {"xs": {"type": "array"}}, "required": ["xs"]})
 }
@@ -613,7 +613,7 @@ fn google_code_assist_and_mcp_never_write_strict() {
             {"functionDeclarations": [{"name": "decl", "parameters": s_a()}]}
         ]}),
     );
-    // D3: the strict request is ignored, so nothing falls back and no report says strict.
+    // Gemini has no strict mode: the strict request is ignored, so nothing falls back and no report says strict.
     assert!(report.tools.iter().all(|t| t.strict.is_none()
         && !t.normalization.strict
         && t.normalization.fallback_reason.is_none()));
@@ -739,7 +739,7 @@ fn no_strict_turns_requested_strict_into_false() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.4 in place versus rebuilt, `cache_control`.
+// In place versus rebuilt, `cache_control`.
 // ---------------------------------------------------------------------------------------------------------------
 
 #[test]
@@ -838,7 +838,8 @@ fn a_foreign_tool_is_rebuilt_in_envelope_field_order() {
         &out,
         &json!({"tools": [{"functionDeclarations": [{"name": "n", "description": "D", "parameters": s_a()}]}]}),
     );
-    // A raw MCP tool's `cache_control` survives the canonical chat tool of §8.2 and reaches Anthropic only.
+    // A raw MCP tool's `cache_control` survives the canonical chat tool of the MCP conversion and reaches Anthropic
+    // only.
     let raw = json!({"tools": [{"name": "m", "inputSchema": s_a(), "cache_control": {"type": "ephemeral"}}]});
     let (out, _) = translate(Target::Anthropic, false, &raw);
     exact(
@@ -881,7 +882,7 @@ fn names_and_descriptions_come_from_the_current_tool() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.4 Google and Code Assist arrays.
+// Google and Code Assist arrays.
 // ---------------------------------------------------------------------------------------------------------------
 
 fn mixed_google_request() -> Value {
@@ -1043,7 +1044,7 @@ fn empty_object_parameters_other_than_the_fallback() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.5 the Code Assist envelope.
+// The Code Assist envelope.
 // ---------------------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1102,7 +1103,7 @@ fn code_assist_edits_an_existing_envelope() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.3 step 5, the Anthropic request budget.
+// The Anthropic request budget (`anthropic.request-budget`).
 // ---------------------------------------------------------------------------------------------------------------
 
 /// An object schema with `required` string properties `r0…` and `optional` optional string properties `o0…`.
@@ -1280,7 +1281,7 @@ fn other_targets_have_no_request_budget() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §9.6 `ToolsReport`.
+// `ToolsReport`.
 // ---------------------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1382,7 +1383,8 @@ fn an_unchanged_request_reports_no_change() {
 
 #[test]
 fn a_tool_level_not_object_fallback_recomputes_changed() {
-    // §9.3 step 4: Mcp accepts any root, so the tool-level check replaces a string schema; `changed` is true.
+    // The tool-level object check: Mcp accepts any root, so the tool-level check replaces a string schema; `changed` is
+    // true.
     let request = json!({"tools": [
         {"type": "function", "function": {"name": "s", "parameters": {"type": "string"}}},
         {"type": "function", "function": {"name": "fb", "parameters": {"type": "object", "properties": {}}}}
@@ -1411,7 +1413,7 @@ fn a_tool_level_not_object_fallback_recomputes_changed() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §8.2 `prepare_request`.
+// `prepare_request`.
 // ---------------------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1499,7 +1501,7 @@ fn prepare_request_without_mcp_tools_changes_nothing() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// §8.1 `normalize_mcp_tool`.
+// `normalize_mcp_tool`.
 // ---------------------------------------------------------------------------------------------------------------
 
 fn mcp_tool(normalizer: &Normalizer, tool: &Value) -> (Value, Normalization) {
@@ -1623,13 +1625,13 @@ fn mcp_tool_under_bypass_is_left_as_it_is() {
 /// Known library bugs: each entry names a check below and says which contract rule it breaks.
 const KNOWN_BUGS: XFail = &[];
 
-/// §9.6: a raw MCP tool translated for a native target is reported where its schema stood in the input.
+/// A raw MCP tool translated for a native target is reported where its schema stood in the input.
 fn raw_mcp_tool_pointer() -> bool {
     let (_, report) = translate(Target::OpenAiChat, false, &every_shape());
     report.tools.get(3).map(|t| t.pointer.as_str()) == Some("/tools/3/inputSchema")
 }
 
-/// §9.5 and §9.6: inside an existing Code Assist envelope, pointers start with `/request`.
+/// The Code Assist envelope and `ToolsReport`: inside an existing Code Assist envelope, pointers start with `/request`.
 fn code_assist_envelope_pointer() -> bool {
     let request = json!({"model": "m", "request": {"tools": [chat_tool("t", &json!({"$ref": "#/missing"}))]}});
     let (_, report) = translate(Target::CloudCodeAssist, false, &request);
@@ -1638,7 +1640,7 @@ fn code_assist_envelope_pointer() -> bool {
         && reason(&report.summary).map(|r| r.1).as_deref() == Some(expected)
 }
 
-/// §9.1 with §6.2 P2: `Options::bypass` leaves a raw MCP tool's schema as it is and every report says bypassed.
+/// `Options::bypass` leaves a raw MCP tool's schema as it is and every report says bypassed.
 fn bypass_option_reaches_mcp_pre_pass() -> bool {
     let request = json!({"tools": [{"name": "m", "inputSchema": {"$ref": "#/missing"}}]});
     let options = Options::for_target(Target::OpenAiChat).with_bypass(true);
@@ -1649,7 +1651,7 @@ fn bypass_option_reaches_mcp_pre_pass() -> bool {
         && !report.summary.used_fallback
 }
 
-/// §9.1 with §2.4: with `Options::diagnostics`, the reference a raw MCP tool's pre-pass inlines is a recorded change.
+/// With `Options::diagnostics`, the reference a raw MCP tool's pre-pass inlines is a recorded change.
 fn diagnostics_option_reaches_mcp_pre_pass() -> bool {
     let request = json!({"tools": [{"name": "m", "inputSchema": {
         "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}

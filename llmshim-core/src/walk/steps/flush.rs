@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::report::FallbackReason;
 use crate::walk::{Flow, NodeCtx, Pass};
 
-/// Flushes the visit's lift queue (contract §1.6); listed right after the W22 passes.
+/// Flushes the visit's lift queue; listed right after the W22 passes.
 #[derive(Clone, Copy, Debug, Default)]
 #[expect(
     clippy::exhaustive_structs,

@@ -1,4 +1,4 @@
-//! Step W17: type inference in instance-describing positions (contract §4.3.5).
+//! Step W17: type inference in instance-describing positions.
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! Step W21: the nullability policy (contract §4.3.9).
+//! Step W21: the nullability policy.
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! Step W13: `oneOf` becomes `anyOf` when the options or strict mode ask for it (contract §4.3.1).
+//! Step W13: `oneOf` becomes `anyOf` when the options or strict mode ask for it.
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,4 @@
-//! Step W6: the 14 snake-case spellings become camel case, and snake case wins (contract §1.3).
+//! Step W6: the 14 snake-case spellings become camel case, and snake case wins.
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! Step W23: a `type` array becomes an `anyOf` of one branch per type (contract §5.3 and §4.3.11).
+//! Step W23: a `type` array becomes an `anyOf` of one branch per type (`walk.split-type-array`).
 
 use serde_json::{Map, Value};
 

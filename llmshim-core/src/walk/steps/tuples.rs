@@ -1,4 +1,4 @@
-//! Step W16: tuple flattening, for strict mode and for rule sets that flatten (contract §4.3.4).
+//! Step W16: tuple flattening, for strict mode and for rule sets that flatten.
 
 use serde_json::Value;
 

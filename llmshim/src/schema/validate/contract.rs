@@ -1,4 +1,4 @@
-//! `Contract`: the original schema's validator, the wire schema, and the repair message for one retry (§10.7).
+//! `Contract`: the original schema's validator, the wire schema, and the repair message for one retry.
 
 use std::fmt;
 

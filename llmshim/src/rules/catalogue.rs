@@ -1,0 +1,752 @@
+//! Every rule id: what it does, at which step, on which targets (from rule-set data), and why.
+
+use llmshim_core::ChangeKind::{Added, Dropped, Lifted, Narrowed, Relaxed, Rewritten, Upgraded};
+use llmshim_core::Nullable;
+use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, RuleSet};
+
+use crate::rules::Status::{Implemented, Planned};
+use crate::rules::{Applies, Rule};
+
+/// Every target.
+fn always(_: &RuleSet) -> Applies {
+    Applies::Always
+}
+
+/// Targets with a strict profile, under strict.
+fn strict(r: &RuleSet) -> Applies {
+    if r.strict.is_some() {
+        Applies::WithStrict
+    } else {
+        Applies::Never
+    }
+}
+
+/// A rule that no built-in rule set applies yet.
+fn planned(_: &RuleSet) -> Applies {
+    Applies::Never
+}
+
+/// `Always` when `on`.
+fn when(on: bool) -> Applies {
+    if on { Applies::Always } else { Applies::Never }
+}
+
+/// `Always` when `on`, else under strict where the target has a strict profile.
+fn when_or_strict(on: bool, r: &RuleSet) -> Applies {
+    if on { Applies::Always } else { strict(r) }
+}
+
+fn one_of(r: &RuleSet) -> Applies {
+    when_or_strict(r.defaults.rewrite_one_of, r)
+}
+fn shaped_root(r: &RuleSet) -> Applies {
+    when(matches!(r.root, Root::Shaped(_)))
+}
+fn flatten_google(r: &RuleSet) -> Applies {
+    when(r.flatten_tuples)
+}
+fn keep_list(r: &RuleSet) -> Applies {
+    when(r.keep.is_some())
+}
+fn output_bounds(r: &RuleSet) -> Applies {
+    when(r.output_bounds)
+}
+fn lookarounds(r: &RuleSet) -> Applies {
+    when(r.defaults.strip_lookarounds)
+}
+fn openai_patterns(r: &RuleSet) -> Applies {
+    when(r.openai_patterns)
+}
+fn marker(r: &RuleSet) -> Applies {
+    when(r.defaults.nullable == Nullable::Marker)
+}
+fn remove(r: &RuleSet) -> Applies {
+    when(r.defaults.nullable == Nullable::Remove)
+}
+fn google_values(r: &RuleSet) -> Applies {
+    when(r.google_values)
+}
+fn split(r: &RuleSet) -> Applies {
+    when_or_strict(r.split_type_arrays, r)
+}
+fn empty_add(r: &RuleSet) -> Applies {
+    when(r.empty_properties == EmptyProperties::Add)
+}
+fn empty_remove(r: &RuleSet) -> Applies {
+    when(r.empty_properties == EmptyProperties::Remove)
+}
+fn items_empty(r: &RuleSet) -> Applies {
+    when(r.default_items == DefaultItems::Empty)
+}
+fn items_string(r: &RuleSet) -> Applies {
+    when(r.default_items == DefaultItems::String)
+}
+fn collapse(r: &RuleSet) -> Applies {
+    when(r.collapse_nullable_any_of)
+}
+fn merge(r: &RuleSet) -> Applies {
+    when(r.merge_combinators)
+}
+fn filter(r: &RuleSet) -> Applies {
+    when(r.filter_required)
+}
+fn isolate(r: &RuleSet) -> Applies {
+    when(r.isolate_any_of)
+}
+fn openai_limits(r: &RuleSet) -> Applies {
+    if r.strict.is_some_and(|s| s.openai_limits.is_some()) {
+        Applies::WithStrict
+    } else {
+        Applies::Never
+    }
+}
+fn anthropic_budget(r: &RuleSet) -> Applies {
+    if r.strict.is_some_and(|s| s.anthropic_budget.is_some()) {
+        Applies::WithStrict
+    } else {
+        Applies::Never
+    }
+}
+
+/// The rules, by scope: `walk`, `resolve`, `upgrade`, `root`, `strict`, `target`, then the provider scopes, then the
+/// rules outside the walk.
+pub(crate) const RULES: &[Rule] = &[
+    Rule {
+        id: "walk.snake-case",
+        kinds: &[Rewritten],
+        step: "W6",
+        what: "Renames the fourteen snake-case spellings (`any_of`, `min_length`, …) to their JSON Schema keywords in place; when both spellings are present the snake-case value wins.",
+        why: "Python generators write snake-case keywords that no provider and no validator reads.",
+        facts: &[],
+        file: "llmshim-core/src/walk/steps/snake_case.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.required-null",
+        kinds: &[Dropped],
+        step: "W12",
+        what: "Removes `required: null`.",
+        why: "Providers reject a null `required`, and it constrains nothing.",
+        facts: &["OAI-3", "ANT-3"],
+        file: "llmshim-core/src/walk/steps/required.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.one-of-to-any-of",
+        kinds: &[Rewritten, Relaxed],
+        step: "W13",
+        what: "Renames `oneOf` to `anyOf` (both present: appends an `allOf` of the two as `anyOf` wrappers); rewritten when the branches are provably exclusive (distinct `const` tags), else relaxed. Runs under strict and where the `rewrite_one_of` option is on.",
+        why: "Strict OpenAI and Responses reject `oneOf`, and Gemini reads it as `anyOf` anyway.",
+        facts: &["RSP-1", "STR-2", "GEM-11"],
+        file: "llmshim-core/src/walk/steps/one_of.rs",
+        applies: one_of,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.merge-all-of",
+        kinds: &[Rewritten, Relaxed],
+        step: "W14",
+        what: "Merges a one-entry `allOf` into its node (the entry wins), and an `allOf` of plain object schemas into one object (properties united, `required` united, closed when an entry was): exact as rewritten, relaxed when closed entries with different names are joined.",
+        why: "Strict providers and Gemini do not accept `allOf`, and the merge loses nothing a model can use.",
+        facts: &["STR-2", "GEM-11"],
+        file: "llmshim-core/src/walk/steps/all_of.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.infer-type",
+        kinds: &[Added],
+        step: "W17",
+        what: "Adds the `type` an untyped node implies in an instance-describing position: `properties` gives object, a `const` or single-kind `enum` its kind, and on Gemini targets `items` gives array.",
+        why: "Strict providers and Gemini need a type on every node, and these types add no constraint.",
+        facts: &["STR-3", "GEM-8"],
+        file: "llmshim-core/src/walk/steps/infer.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.nullable-marker",
+        kinds: &[Rewritten],
+        step: "W21",
+        what: "Turns `type: [T, \"null\"]` into `type: T` plus `nullable: true`, and removes `null` from `enum`.",
+        why: "Gemini's schema has no type arrays; it expresses null with the `nullable` marker.",
+        facts: &["GEM-2"],
+        file: "llmshim-core/src/walk/steps/nullable.rs",
+        applies: marker,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.nullable-remove",
+        kinds: &[Rewritten, Dropped, Narrowed],
+        step: "W21",
+        what: "Turns `type: [T, \"null\"]` into `type: T` without a marker and deletes every `nullable` key.",
+        why: "Code Assist passes schemas to models that accept neither type arrays nor `nullable`.",
+        facts: &["CCA-1"],
+        file: "llmshim-core/src/walk/steps/nullable.rs",
+        applies: remove,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.split-type-array",
+        kinds: &[Rewritten],
+        step: "W23",
+        what: "Splits a type array into an `anyOf` of one-type branches, each keeping only the keywords of its type; on Gemini the null entry becomes `nullable` on each branch instead of a branch.",
+        why: "Strict providers and Gemini accept one type per node; a union of one-type branches means the same.",
+        facts: &["GEM-2", "STR-2"],
+        file: "llmshim-core/src/walk/steps/split.rs",
+        applies: split,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.empty-properties",
+        kinds: &[Added],
+        step: "W26",
+        what: "Adds `properties: {}` to an object node without `properties`.",
+        why: "Strict closing needs a `properties` map, and the OpenAI, Anthropic and MCP targets read objects the same way with it.",
+        facts: &["MCP-3", "STR-1"],
+        file: "llmshim-targets/src/passes/objects.rs",
+        applies: empty_add,
+        status: Implemented,
+    },
+    Rule {
+        id: "walk.narrow-any",
+        kinds: &[Narrowed],
+        step: "W22",
+        what: "Gives an annotation-only node, where the target or strict needs a type, `type: \"string\"` and the fragment `(type: any)`.",
+        why: "A node that accepts any value cannot be expressed where a type is required; a string keeps the rest of the tool.",
+        facts: &["GEM-8", "STR-3"],
+        file: "llmshim-core/src/walk/steps.rs",
+        applies: planned,
+        status: Planned(20),
+    },
+    Rule {
+        id: "resolve.inline-ref",
+        kinds: &[Rewritten],
+        step: "W7",
+        what: "Replaces a `$ref` with its target, walked first, and the referencing node's other keywords merged over it (the siblings win).",
+        why: "Most targets accept no `$ref`; the inlined schema is the same constraint.",
+        facts: &["GEM-1", "STR-2"],
+        file: "llmshim-resolve/src/pass/expand.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "resolve.keep-recursive-ref",
+        kinds: &[Rewritten],
+        step: "W7",
+        what: "Keeps a reference to a recursive target as a bare `$ref` into one root `$defs` of normalized definitions.",
+        why: "A recursive schema cannot be inlined, and OpenAI, Anthropic and MCP accept local references.",
+        facts: &[],
+        file: "llmshim-resolve/src/pass/expand.rs",
+        applies: planned,
+        status: Planned(13),
+    },
+    Rule {
+        id: "resolve.unroll-recursion",
+        kinds: &[Narrowed],
+        step: "W7",
+        what: "Expands a recursive target a fixed number of times and removes the nearest optional property below the last expansion.",
+        why: "Targets without references can still take a bounded tree, which is better than no parameters at all.",
+        facts: &["GJS-8"],
+        file: "llmshim-resolve/src/pass/expand.rs",
+        applies: planned,
+        status: Planned(13),
+    },
+    Rule {
+        id: "resolve.drop-definitions",
+        kinds: &[Dropped],
+        step: "W8",
+        what: "Removes `$defs` and `definitions` once every reference into them is inlined.",
+        why: "Definitions are unused after inlining, and most targets reject them.",
+        facts: &["GEM-1"],
+        file: "llmshim-resolve/src/pass/meta.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "resolve.schema-uri",
+        kinds: &[Rewritten, Dropped],
+        step: "W8",
+        what: "Sets `$schema` to the 2020-12 dialect on MCP (rewritten) and removes it elsewhere (dropped).",
+        why: "MCP reads the dialect from `$schema`, and the output is 2020-12; other targets reject the key.",
+        facts: &["MCP-2", "GEM-1"],
+        file: "llmshim-resolve/src/pass/meta.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "resolve.drop-meta",
+        kinds: &[Dropped],
+        step: "W8",
+        what: "Removes `$id`, `$anchor` and `$comment` after references are resolved.",
+        why: "They only served resolution, and providers reject or ignore them.",
+        facts: &["GEM-1"],
+        file: "llmshim-resolve/src/pass/meta.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "upgrade.tuple",
+        kinds: &[Upgraded],
+        step: "W9",
+        what: "Turns a draft-07 array `items` into `prefixItems`, and `additionalItems` into `items`.",
+        why: "Outputs are 2020-12, where the array form of `items` is invalid.",
+        facts: &["ANT-4"],
+        file: "llmshim-resolve/src/pass/upgrades.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "upgrade.drop-additional-items",
+        kinds: &[Dropped],
+        step: "W9",
+        what: "Removes an `additionalItems` that no array `items` gives a meaning.",
+        why: "Without a tuple it constrains nothing, and 2020-12 no longer has it.",
+        facts: &["ANT-4"],
+        file: "llmshim-resolve/src/pass/upgrades.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "upgrade.dependencies",
+        kinds: &[Upgraded],
+        step: "W10",
+        what: "Splits draft-07 `dependencies` into `dependentRequired` and `dependentSchemas`.",
+        why: "Outputs are 2020-12, which has no `dependencies`.",
+        facts: &["ANT-4"],
+        file: "llmshim-resolve/src/pass/upgrades.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "upgrade.exclusive-bound",
+        kinds: &[Upgraded],
+        step: "W11",
+        what: "Turns a draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` into the numeric form.",
+        why: "2020-12 validators reject the boolean form.",
+        facts: &["ANT-4"],
+        file: "llmshim-resolve/src/pass/upgrades.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "upgrade.id",
+        kinds: &[Upgraded],
+        step: "W6",
+        what: "Renames a draft-04 `id` to `$id` in a draft-04 or draft-03 document.",
+        why: "Resolution and 2020-12 read only `$id`.",
+        facts: &["ANT-4"],
+        file: "llmshim-resolve/src/pass/upgrades.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "root.required-only",
+        kinds: &[Lifted],
+        step: "W15",
+        what: "At the root, removes a combinator whose branches carry only `required` lists and lifts it under its own name.",
+        why: "OpenAI and Anthropic reject root combinators; the object with its properties still reaches the model.",
+        facts: &["OAI-1a", "ANT-1"],
+        file: "llmshim-targets/src/passes/root.rs",
+        applies: shaped_root,
+        status: Implemented,
+    },
+    Rule {
+        id: "root.merge-alternatives",
+        kinds: &[Relaxed],
+        step: "W15",
+        what: "At the root, merges an `anyOf`/`oneOf` of object branches into one object (properties united, `required` the intersection) and lifts the combinator.",
+        why: "OpenAI and Anthropic reject root combinators, and one object with every property is the closest they take.",
+        facts: &["OAI-1b", "ANT-1"],
+        file: "llmshim-targets/src/passes/root.rs",
+        applies: shaped_root,
+        status: Implemented,
+    },
+    Rule {
+        id: "strict.flatten-tuple",
+        kinds: &[Relaxed],
+        step: "W16",
+        what: "Under strict, replaces `prefixItems` with one `items` (the entry when all are equal, else an `anyOf` of them) and lifts the tuple.",
+        why: "Strict OpenAI ignores `prefixItems` and then rejects the array; Anthropic strict does not know it.",
+        facts: &["STR-4"],
+        file: "llmshim-core/src/walk/steps/tuples.rs",
+        applies: strict,
+        status: Implemented,
+    },
+    Rule {
+        id: "strict.keyword",
+        kinds: &[Lifted, Dropped],
+        step: "W19",
+        what: "Under strict, removes every key outside the strict keep-list; human constraints (bounds, formats, patterns, defaults) are lifted into the description, the rest dropped.",
+        why: "Strict decoding accepts only a small subset of JSON Schema, the same on every provider.",
+        facts: &["STR-2"],
+        file: "llmshim-strict/src/keep_list.rs",
+        applies: strict,
+        status: Implemented,
+    },
+    Rule {
+        id: "strict.close-object",
+        kinds: &[Rewritten],
+        step: "W26",
+        what: "Under strict, sets `additionalProperties: false` and lists every property in `required`, in declared order.",
+        why: "Strict providers accept only closed objects that require every property.",
+        facts: &["STR-1"],
+        file: "llmshim-strict/src/close.rs",
+        applies: strict,
+        status: Implemented,
+    },
+    Rule {
+        id: "strict.nullable-optional",
+        kinds: &[Rewritten],
+        step: "W26",
+        what: "Under strict, wraps an optional property that does not admit null as `anyOf: [<schema>, {\"type\": \"null\"}]`, its description moved to the wrapper.",
+        why: "Once every property is required, null is how the model leaves an optional one out.",
+        facts: &["STR-1"],
+        file: "llmshim-strict/src/close.rs",
+        applies: strict,
+        status: Implemented,
+    },
+    Rule {
+        id: "strict.demoted",
+        kinds: &[Relaxed],
+        step: "after the walk",
+        what: "When a strict attempt fails, normalizes the schema again without strict and reports the strict failure as the reason.",
+        why: "A tool the provider accepts non-strict is worth more than a fallback that loses every parameter.",
+        facts: &[],
+        file: "llmshim/src/schema/pipeline.rs",
+        applies: strict,
+        status: Implemented,
+    },
+    Rule {
+        id: "target.keyword",
+        kinds: &[Lifted, Dropped],
+        step: "W19",
+        what: "Removes every key outside the rule set's keep-list; keys on the lift list are lifted into the description, the rest dropped.",
+        why: "Gemini's schema is a protobuf message: any unknown field fails the request.",
+        facts: &["GEM-1"],
+        file: "llmshim-targets/src/passes/keep.rs",
+        applies: keep_list,
+        status: Implemented,
+    },
+    Rule {
+        id: "target.array-items",
+        kinds: &[Added],
+        step: "W27",
+        what: "Outside strict, adds `items: {}` to an array without `items`.",
+        why: "OpenAI rejects an array schema without `items`, and `{}` keeps its meaning.",
+        facts: &["OAI-2", "ANT-2"],
+        file: "llmshim-targets/src/passes/items.rs",
+        applies: items_empty,
+        status: Implemented,
+    },
+    Rule {
+        id: "target.narrow-union",
+        kinds: &[Narrowed],
+        step: "W28",
+        what: "Narrows a union the target cannot express to its first branch that passes the target's check, and lifts the others.",
+        why: "Keeping one branch keeps the rest of the tool, where a fallback would lose it.",
+        facts: &["CCA-3", "GEM-3"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: planned,
+        status: Planned(20),
+    },
+    Rule {
+        id: "target.omit-property",
+        kinds: &[Narrowed],
+        step: "after the walk",
+        what: "Removes the nearest optional property (or a user's `anyOf` branch) around a part the target cannot express, and notes it in the enclosing description.",
+        why: "An optional part the target cannot take should not cost the whole tool.",
+        facts: &[],
+        file: "llmshim/src/schema/pipeline.rs",
+        applies: planned,
+        status: Planned(20),
+    },
+    Rule {
+        id: "target.pattern-subset",
+        kinds: &[Lifted],
+        step: "W20",
+        what: "Lifts a kept `pattern` that uses a construct the profile's regex engine lacks (lookaround, backreferences, Unicode classes).",
+        why: "A kept pattern is enforced by the provider's engine, which rejects what it cannot compile.",
+        facts: &["OAI-4", "RSP-2"],
+        file: "llmshim-targets/src/passes/patterns.rs",
+        applies: planned,
+        status: Planned(21),
+    },
+    Rule {
+        id: "anthropic.output-bounds",
+        kinds: &[Lifted],
+        step: "W19",
+        what: "In a structured-output schema, lifts numeric bounds, lengths and a `minItems` above 1.",
+        why: "Anthropic structured outputs reject these constraints.",
+        facts: &["ANT-5"],
+        file: "llmshim-targets/src/passes/keep.rs",
+        applies: output_bounds,
+        status: Implemented,
+    },
+    Rule {
+        id: "anthropic.request-budget",
+        kinds: &[Relaxed],
+        step: "tools",
+        what: "In a request's tools, a strict tool that would pass Anthropic's per-request counts (strict tools, optional parameters, unions) is sent without strict.",
+        why: "Anthropic rejects the whole request when the strict schemas together pass its limits.",
+        facts: &["ANT-5"],
+        file: "llmshim/src/tools/budget.rs",
+        applies: anthropic_budget,
+        status: Implemented,
+    },
+    Rule {
+        id: "responses.lookaround",
+        kinds: &[Rewritten, Lifted],
+        step: "W20",
+        what: "Deletes lookaround groups from `pattern` and lifts the original; a `patternProperties` key with a lookaround is removed and lifted.",
+        why: "The Responses API's implicit strict attempt rejects lookaround; deleting it only widens the language.",
+        facts: &["RSP-2"],
+        file: "llmshim-targets/src/passes/patterns.rs",
+        applies: lookarounds,
+        status: Implemented,
+    },
+    Rule {
+        id: "openai.pattern-dialect",
+        kinds: &[Lifted],
+        step: "W20",
+        what: "Removes and lifts a `pattern` (and `patternProperties` keys) using a construct OpenAI's regex engine rejects: Unicode classes, backreferences, named groups, late inline flags and the like.",
+        why: "OpenAI compiles every pattern and fails the request on one it cannot compile.",
+        facts: &["OAI-4"],
+        file: "llmshim-targets/src/passes/patterns.rs",
+        applies: openai_patterns,
+        status: Implemented,
+    },
+    Rule {
+        id: "openai.strict-limits",
+        kinds: &[Relaxed],
+        step: "after the walk",
+        what: "A strict result over OpenAI's per-schema limits (properties, nesting, enum values, string bytes) is normalized again without strict.",
+        why: "OpenAI rejects strict schemas past these limits.",
+        facts: &["STR-5"],
+        file: "llmshim/src/schema/pipeline.rs",
+        applies: openai_limits,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.flatten-tuple",
+        kinds: &[Relaxed],
+        step: "W16",
+        what: "Replaces `prefixItems` with one `items` (the entry when all are equal, else an `anyOf` of them) and lifts the tuple.",
+        why: "Gemini's schema has no tuples.",
+        facts: &["GEM-9"],
+        file: "llmshim-core/src/walk/steps/tuples.rs",
+        applies: flatten_google,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.enum-lift",
+        kinds: &[Lifted],
+        step: "W22",
+        what: "Lifts an `enum` with a non-string value or on a node whose type is not string.",
+        why: "Gemini accepts `enum` only as strings on STRING nodes.",
+        facts: &["GEM-4"],
+        file: "llmshim-targets/src/passes/values.rs",
+        applies: google_values,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.format-lift",
+        kinds: &[Lifted],
+        step: "W22",
+        what: "Lifts a `format` outside Gemini's short list per type (string `date-time` and `enum`, integer `int32`/`int64`, number `float`/`double`).",
+        why: "Gemini rejects other formats.",
+        facts: &["GEM-5"],
+        file: "llmshim-targets/src/passes/values.rs",
+        applies: google_values,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.type-applicability",
+        kinds: &[Dropped],
+        step: "W22",
+        what: "Drops keywords that do not apply to the node's type (`items` on a string, `properties` on an array, …).",
+        why: "They constrain nothing there, and Gemini rejects them.",
+        facts: &["GEM-10"],
+        file: "llmshim-targets/src/passes/values.rs",
+        applies: google_values,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.const-to-enum",
+        kinds: &[Rewritten],
+        step: "W19",
+        what: "Turns a string `const` on a string node into a one-value `enum` (the `enum` values equal to it when the node has one), instead of lifting it.",
+        why: "Gemini keeps string enums but not `const`; the enum keeps the constraint enforced.",
+        facts: &["GEM-1", "GEM-4"],
+        file: "llmshim-targets/src/passes/keep.rs",
+        applies: google_values,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.array-items",
+        kinds: &[Narrowed],
+        step: "W27",
+        what: "Adds `items: {\"type\": \"string\"}` to an array without `items`.",
+        why: "Gemini requires `items` and an untyped item; narrowing keeps the rest of the tool.",
+        facts: &["GEM-9"],
+        file: "llmshim-targets/src/passes/items.rs",
+        applies: items_string,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.collapse-nullable",
+        kinds: &[Rewritten],
+        step: "W28",
+        what: "Collapses an `anyOf` of one live branch and null branches into the live branch (the node's keys win), with `nullable: true` on Gemini.",
+        why: "Gemini's `anyOf` must stand alone and null is a marker there, so the common optional-field shape needs no union.",
+        facts: &["GEM-2", "CCA-1"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: collapse,
+        status: Implemented,
+    },
+    Rule {
+        id: "cca.merge-combinator",
+        kinds: &[Rewritten],
+        step: "W28",
+        what: "Merges the branches of each remaining `allOf`, `anyOf` and `oneOf` of one string type into the node (properties united, descriptions joined, `required` the union or intersection); other combinators fall back.",
+        why: "Code Assist accepts no combinators at all.",
+        facts: &["CCA-3"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: merge,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.filter-required",
+        kinds: &[Dropped],
+        step: "W28",
+        what: "Removes names from `required` that are not keys of the node's `properties`, and an empty `required`.",
+        why: "Gemini rejects a required name it cannot find.",
+        facts: &["GEM-6"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: filter,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.drop-empty-properties",
+        kinds: &[Dropped],
+        step: "W28",
+        what: "Removes an empty `properties` map, so a nested object stays `{\"type\": \"object\"}`.",
+        why: "Gemini rejects an OBJECT with empty `properties`.",
+        facts: &["GEM-7"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: empty_remove,
+        status: Implemented,
+    },
+    Rule {
+        id: "google.isolate-any-of",
+        kinds: &[Rewritten],
+        step: "W28",
+        what: "Moves an `anyOf` node's other keys into its branches (type, description, title, nullable, and each keyword into the branches it applies to), leaving `{\"anyOf\": [...]}`.",
+        why: "Gemini's `anyOf` must be the only field of its node; siblings and branches are a conjunction, so the move is exact.",
+        facts: &["GEM-3"],
+        file: "llmshim-targets/src/passes/tail.rs",
+        applies: isolate,
+        status: Implemented,
+    },
+    Rule {
+        id: "gjs.const-to-enum",
+        kinds: &[Rewritten],
+        step: "W19",
+        what: "On Gemini's JSON Schema dialect, turns a string or number `const` into a one-value `enum`.",
+        why: "That dialect keeps `enum` of strings and numbers but not `const`.",
+        facts: &["GJS-2"],
+        file: "llmshim-targets/src/google_json_schema.rs",
+        applies: planned,
+        status: Planned(14),
+    },
+    Rule {
+        id: "gjs.enum-lift",
+        kinds: &[Lifted],
+        step: "W19",
+        what: "On Gemini's JSON Schema dialect, lifts an `enum` with a value that is neither a string nor a number.",
+        why: "That dialect accepts only string and number enums.",
+        facts: &["GJS-3"],
+        file: "llmshim-targets/src/google_json_schema.rs",
+        applies: planned,
+        status: Planned(14),
+    },
+    Rule {
+        id: "gjs.nullable-to-type",
+        kinds: &[Rewritten],
+        step: "W11",
+        what: "On Gemini's JSON Schema dialect, turns `nullable: true` into a `null` entry of `type`.",
+        why: "That dialect expresses null with type arrays, not with `nullable`.",
+        facts: &["GJS-5"],
+        file: "llmshim-targets/src/google_json_schema.rs",
+        applies: planned,
+        status: Planned(14),
+    },
+    Rule {
+        id: "gjs.format-lift",
+        kinds: &[Lifted],
+        step: "W22",
+        what: "On Gemini's JSON Schema dialect, lifts a string `format` outside its documented list.",
+        why: "Other formats are not documented for that dialect.",
+        facts: &["GJS-6"],
+        file: "llmshim-targets/src/google_json_schema.rs",
+        applies: planned,
+        status: Planned(14),
+    },
+    Rule {
+        id: "rejection.keyword",
+        kinds: &[Lifted],
+        step: "recovery",
+        what: "After a provider rejected a tool naming a keyword, removes every occurrence of that keyword from the tool's schema and lifts it into its node's description.",
+        why: "The provider said which keyword it refuses; removing only that keyword keeps everything else of the tool.",
+        facts: &[],
+        file: "llmshim/src/rejection/degrade.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "rejection.strict",
+        kinds: &[Relaxed],
+        step: "recovery",
+        what: "After a rejection that names no keyword, sends a tool that was strict with `strict: false`, its schema unchanged.",
+        why: "A strict schema is a valid non-strict one, and strict decoding is the stricter of the provider's checks.",
+        facts: &[],
+        file: "llmshim/src/rejection/degrade.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "rejection.node",
+        kinds: &[Lifted],
+        step: "recovery",
+        what: "After a rejection that names a location, removes every key of that node but `type` and `description` and lifts them.",
+        why: "The provider named the node it refuses; the rest of the tool stays.",
+        facts: &[],
+        file: "llmshim/src/rejection/degrade.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "rejection.fallback",
+        kinds: &[Relaxed],
+        step: "recovery",
+        what: "When nothing narrower is left, replaces the rejected tool's schema with the fallback (on Gemini the schema key is left out).",
+        why: "One rejected tool must not fail a request whose other tools the provider accepts.",
+        facts: &["GEM-7"],
+        file: "llmshim/src/rejection/degrade.rs",
+        applies: always,
+        status: Implemented,
+    },
+    Rule {
+        id: "output.wrap",
+        kinds: &[Added],
+        step: "output schemas",
+        what: "Wraps a structured-output schema that is not an object as `{\"type\": \"object\", \"properties\": {\"response\": <schema>}, \"required\": [\"response\"]}`.",
+        why: "Structured outputs and MCP output schemas need an object root.",
+        facts: &["MCP-4", "OAI-1"],
+        file: "llmshim/src/schema/output.rs",
+        applies: always,
+        status: Implemented,
+    },
+];
