@@ -79,6 +79,8 @@ impl Api {
             }
             Api::Output => {
                 let out = normalizer.normalize_output_with(options, &input);
+                // The original may be nested far deeper than a recursive drop can go.
+                crate::json::dismantle(input);
                 Outcome {
                     output: out.schema,
                     report: out.normalization,

@@ -10,6 +10,7 @@ use llmshim::schema::{Env, EnvFlags, Normalizer};
 use serde_json::{Map, Value};
 
 use crate::batch::line::{LineError, parse_line};
+use crate::json::dismantle;
 use crate::report::write_json;
 
 /// Runs batch lines with one normalizer per distinct environment, all sharing the process-wide memo.
@@ -151,9 +152,9 @@ impl Runner {
                 map.insert("error".to_owned(), Value::String(err.message));
                 Value::Object(map)
             });
-            write_json(out, &value, false)
-                .and_then(|()| out.flush())
-                .map_err(BatchError::Write)?;
+            let written = write_json(out, &value, false).and_then(|()| out.flush());
+            dismantle(value);
+            written.map_err(BatchError::Write)?;
         }
         Ok(summary)
     }

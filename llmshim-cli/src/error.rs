@@ -21,7 +21,7 @@ pub enum CliError {
         /// The file's name, or `<stdin>`.
         name: String,
         /// The parser's error.
-        source: serde_json::Error,
+        source: crate::json::ParseError,
     },
     /// The schema given to `validate` does not compile.
     Compile(llmshim::schema::validate::Error),

@@ -24,7 +24,7 @@ pub fn display_name(path: Option<&Path>) -> String {
     }
 }
 
-/// Reads one JSON document from `path`, or from `stdin` when [`is_stdin`] says so.
+/// Reads one JSON document from `path`, or from `stdin` when [`is_stdin`] says so, nested to any depth.
 ///
 /// # Errors
 ///
@@ -43,7 +43,7 @@ pub fn read_document(path: Option<&Path>, stdin: &mut dyn Read) -> Result<Value,
         name: name.clone(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|source| CliError::InvalidJson { name, source })
+    crate::json::from_str(&text).map_err(|source| CliError::InvalidJson { name, source })
 }
 
 /// Opens the file `path` for reading lines; the caller uses standard input instead when [`is_stdin`] says so.

@@ -56,6 +56,7 @@ pub mod args;
 pub mod batch;
 pub mod error;
 pub mod input;
+pub mod json;
 pub mod options;
 pub mod recover;
 pub mod report;

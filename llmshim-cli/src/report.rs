@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use llmshim::schema::Normalization;
 use serde_json::Value;
 
-/// Writes `value` followed by a newline: compact, or indented by two spaces when `pretty`.
+/// Writes `value` followed by a newline: compact, or indented by two spaces when `pretty`; nested to any depth.
 ///
 /// # Errors
 ///
@@ -21,11 +21,7 @@ use serde_json::Value;
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\"a\":[1]}\n{\n  \"a\": [\n    1\n  ]\n}\n");
 /// ```
 pub fn write_json(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()> {
-    if pretty {
-        serde_json::to_writer_pretty(&mut *out, value)?;
-    } else {
-        serde_json::to_writer(&mut *out, value)?;
-    }
+    crate::json::write(out, value, pretty)?;
     out.write_all(b"\n")
 }
 

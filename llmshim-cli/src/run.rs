@@ -17,6 +17,7 @@ use crate::args::{BatchArgs, Cli, Command, OptionArgs, TargetArgs};
 use crate::batch::{BatchError, Runner};
 use crate::error::CliError;
 use crate::input::{display_name, is_stdin, open_lines, read_document};
+use crate::json;
 use crate::report::{fallback_note, write_explain, write_json};
 
 /// The exit status of a run.
@@ -154,11 +155,10 @@ fn one(
     if let Some(note) = fallback_note(&outcome.report) {
         let _ = writeln!(io.stderr, "{note}");
     }
-    write_json(
-        io.stdout,
-        &outcome.into_json(options.diagnostics),
-        flags.pretty,
-    )?;
+    let answer = outcome.into_json(options.diagnostics);
+    let written = write_json(io.stdout, &answer, flags.pretty);
+    json::dismantle(answer);
+    written?;
     Ok(Status::Success)
 }
 
@@ -167,6 +167,7 @@ fn explain(args: &TargetArgs, io: &mut Io<'_>) -> Result<Status, CliError> {
     let options = args.options.options(args.target).with_diagnostics(true);
     let mut schema: Value = read_document(args.file.as_deref(), io.stdin)?;
     let report = Normalizer::new(args.options.env()).normalize_with(&options, &mut schema);
+    json::dismantle(schema);
     write_explain(io.stdout, &report)?;
     Ok(Status::Success)
 }

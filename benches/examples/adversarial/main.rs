@@ -15,6 +15,7 @@
 // The example is a command-line tool: printing is how it reports.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod cli;
 mod inputs;
 
 use std::fmt::Write as _;
@@ -212,6 +213,47 @@ const CASES: &[Case] = &[
                 inputs::dismantle(request);
             }
         },
+    },
+    Case {
+        name: "deep-cli-normalize",
+        input: "schema text nested 100,000 levels through `items`",
+        operation: "`llmshim normalize`, 6 targets (main_with: read, normalize, write)",
+        run: |r| {
+            let text = cli::deep_schema();
+            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+                r.command(&["normalize", "--target", target], &text);
+            }
+        },
+    },
+    Case {
+        name: "deep-cli-output",
+        input: "output schema text nested 100,000 levels through `items`",
+        operation: "`llmshim output`, 6 targets",
+        run: |r| {
+            let text = cli::deep_schema();
+            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+                r.command(&["output", "--target", target], &text);
+            }
+        },
+    },
+    Case {
+        name: "deep-cli-tools",
+        input: "request text: a tool's `parameters` nested 100,000 levels; a `messages` member nested 100,000 arrays",
+        operation: "`llmshim tools`, 6 targets, each request",
+        run: |r| {
+            let deep_tool = cli::tool_request(&cli::deep_schema());
+            let deep_messages = cli::deep_messages_request();
+            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+                r.command(&["tools", "--target", target], &deep_tool);
+                r.command(&["tools", "--target", target], &deep_messages);
+            }
+        },
+    },
+    Case {
+        name: "deep-cli-batch",
+        input: "4 batch lines: `normalize`, `output`, `mcp_tool` of the deep schema, `tools` of the deep-messages request",
+        operation: "`llmshim batch`",
+        run: |r| r.command(&["batch"], &cli::batch_lines()),
     },
     Case {
         name: "deep-items-compile",

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::api::Api;
 use crate::batch::env::line_flags;
+use crate::json::{self, dismantle};
 use crate::options::{apply_member, parse_target};
 
 /// One parsed batch line, ready to run.
@@ -80,11 +81,58 @@ impl From<String> for LineError {
 /// assert!(err.message.contains("unknown target"));
 /// ```
 pub fn parse_line(text: &str, process: EnvFlags) -> Result<Line, LineError> {
-    let value: Value = serde_json::from_str(text)
+    let value: Value = json::from_str(text)
         .map_err(|e| LineError::new(format!("the line is not valid JSON: {e}")))?;
-    let Value::Object(mut map) = value else {
+    let Value::Object(map) = value else {
+        dismantle(value);
         return Err(LineError::new("the line is not a JSON object"));
     };
+    // The members other than `input` may be nested deep too (ignored keys, bad values): free them without recursion
+    // whatever the outcome.
+    let mut rest = map;
+    let input = rest.remove("input");
+    let line = members(&rest, process, input);
+    dismantle(Value::Object(rest));
+    line
+}
+
+/// The line from its members other than `input`, and its `input`.
+fn members(
+    map: &Map<String, Value>,
+    process: EnvFlags,
+    input: Option<Value>,
+) -> Result<Line, LineError> {
+    match (line_settings(map, process), input) {
+        (Ok((Api::Recover, _, _)), Some(input))
+            if !(input.get("request").is_some()
+                && input.get("error").is_some_and(Value::is_string)) =>
+        {
+            dismantle(input);
+            Err(LineError::new(
+                "api recover takes {\"request\": <request>, \"error\": \"<body>\"} as its input",
+            ))
+        }
+        (Ok((api, options, env)), Some(input)) => Ok(Line {
+            api,
+            options,
+            env,
+            input,
+        }),
+        (Ok(_), None) => Err(LineError::new("missing \"input\"")),
+        (Err(err), input) => {
+            if let Some(input) = input {
+                dismantle(input);
+            }
+            Err(err)
+        }
+    }
+}
+
+/// The api, options and environment a line's members name.
+fn line_settings(
+    map: &Map<String, Value>,
+    process: EnvFlags,
+) -> Result<(Api, Options, EnvFlags), LineError> {
     let api = match map.get("api") {
         None => {
             return Err(LineError::new(
@@ -108,31 +156,16 @@ pub fn parse_line(text: &str, process: EnvFlags) -> Result<Line, LineError> {
         Some(Value::Bool(on)) => options = options.with_strict(*on),
         Some(_) => return Err(LineError::new("\"strict\" must be a boolean")),
     }
-    if let Some(members) = object(&map, "options")? {
+    if let Some(members) = object(map, "options")? {
         for (name, value) in members {
             apply_member(&mut options, name, value)?;
         }
     }
-    let env = match object(&map, "env")? {
+    let env = match object(map, "env")? {
         Some(env) => line_flags(process, env)?,
         None => process,
     };
-    let input = map
-        .remove("input")
-        .ok_or_else(|| LineError::new("missing \"input\""))?;
-    if api == Api::Recover
-        && !(input.get("request").is_some() && input.get("error").is_some_and(Value::is_string))
-    {
-        return Err(LineError::new(
-            "api recover takes {\"request\": <request>, \"error\": \"<body>\"} as its input",
-        ));
-    }
-    Ok(Line {
-        api,
-        options,
-        env,
-        input,
-    })
+    Ok((api, options, env))
 }
 
 /// The object at `key`: `None` when it is absent or `null`.

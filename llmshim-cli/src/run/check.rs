@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::args::CheckArgs;
 use crate::error::CliError;
 use crate::input::read_document;
+use crate::json;
 use crate::report::write_json;
 use crate::run::{Io, Status};
 
@@ -23,8 +24,9 @@ pub(crate) fn run(args: &CheckArgs, io: &mut Io<'_>) -> Result<Status, CliError>
     let mut fell_back = false;
     for &target in targets {
         let options = args.options.options(target);
-        let mut copy = schema.clone();
+        let mut copy = json::deep_clone(&schema);
         let report = normalizer.normalize_with(&options, &mut copy);
+        json::dismantle(copy);
         if let (true, Some(reason)) = (report.used_fallback, &report.fallback_reason) {
             fell_back = true;
             // A note that cannot be written must not change the answer.
@@ -39,6 +41,7 @@ pub(crate) fn run(args: &CheckArgs, io: &mut Io<'_>) -> Result<Status, CliError>
         result.insert("report".to_owned(), report.to_json(options.diagnostics));
         results.push(Value::Object(result));
     }
+    json::dismantle(schema);
     let mut answer = Map::new();
     answer.insert("results".to_owned(), Value::Array(results));
     write_json(io.stdout, &Value::Object(answer), args.options.pretty)?;

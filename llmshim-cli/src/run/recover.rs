@@ -24,7 +24,11 @@ pub(crate) fn run(args: &RecoverArgs, io: &mut Io<'_>) -> Result<Status, CliErro
     let options = args.options.options(args.target);
     let recovery = recover(&options, &mut request, &body);
     let recognised = recovery.rejection.is_some();
-    write_json(io.stdout, &answer(request, &recovery), args.options.pretty)?;
+    let answer = answer(request, &recovery);
+    let written = write_json(io.stdout, &answer, args.options.pretty);
+    // The request may be nested far deeper than a recursive drop can go.
+    crate::json::dismantle(answer);
+    written?;
     Ok(if recognised {
         Status::Success
     } else {

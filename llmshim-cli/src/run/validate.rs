@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::args::ValidateArgs;
 use crate::error::CliError;
 use crate::input::{is_stdin, read_document};
+use crate::json;
 use crate::report::write_json;
 use crate::run::{Io, Status};
 
@@ -22,10 +23,13 @@ pub(crate) fn run(args: &ValidateArgs, io: &mut Io<'_>) -> Result<Status, CliErr
     if let Some(n) = args.max_errors {
         options = options.with_max_errors(n);
     }
-    let validator =
-        validate::compile_with(&schema, &Resources::new(), &options).map_err(CliError::Compile)?;
+    let compiled = validate::compile_with(&schema, &Resources::new(), &options);
+    // Documents of any depth are freed without recursion, whatever the outcome.
+    json::dismantle(schema);
+    let validator = compiled.map_err(CliError::Compile)?;
     let instance = read_document(args.file.as_deref(), io.stdin)?;
     let errors = validate::errors(&validator, &instance);
+    json::dismantle(instance);
     let valid = errors.is_empty();
     let mut answer = Map::new();
     answer.insert("valid".to_owned(), Value::Bool(valid));

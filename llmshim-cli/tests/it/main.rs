@@ -8,7 +8,9 @@
 mod batch;
 mod check;
 mod corpus;
+mod deep;
 mod explain;
+mod json;
 mod line;
 mod mcp_tool;
 mod normalize;
