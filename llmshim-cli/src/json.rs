@@ -2,7 +2,7 @@
 //!
 //! `serde_json`'s parser stops at 128 levels, and its serializer, `Clone` and `Drop` recurse once per level, so a
 //! document nested 100,000 levels deep would be refused or overflow the stack. The command reads every document
-//! with [`from_str`], writes every answer with [`write`], and copies and frees values with [`deep_clone`] and
+//! with [`from_str`], writes every answer with [`write()`], and copies and frees values with [`deep_clone`] and
 //! [`dismantle`]; each keeps its own stack on the heap. Scalars and keys still go through `serde_json`, so the values
 //! read and the text written are exactly what `serde_json` reads and writes (same numbers, same escapes, same key
 //! order), only without its depth limit.

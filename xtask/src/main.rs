@@ -16,6 +16,7 @@ mod reliability;
 mod rules;
 mod suite;
 mod targets;
+mod test;
 mod tidy;
 
 use std::env;
@@ -38,6 +39,8 @@ verbs:
   rules    regenerate RULES.md, the rule reference, from llmshim/src/rules/
   suite    run the conformance and corpus tests with test data required and print their
            pass and expected-failure counts per draft and per target
+  test     run every test: cargo test --workspace, then the Python package's pytest suite
+           (builds it with maturin in target/python-venv; pinned maturin and pytest from PyPI)
   tidy     check module headers, manifests, test attributes, trailing whitespace, the target table
            and that every citation in a comment resolves in RULES.md
   help     print this message";
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         "reliability" => metadata::workspace_root().and_then(|root| reliability::run(&root)),
         "rules" => metadata::workspace_root().and_then(|root| rules::run(&root)),
         "suite" => metadata::workspace_root().and_then(|root| suite::run(&root)),
+        "test" => metadata::workspace_root().and_then(|root| test::run(&root)),
         "tidy" => metadata::workspace_root()
             .and_then(|root| tidy::run(&root))
             .map(exit_code),

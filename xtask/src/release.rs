@@ -191,7 +191,8 @@ mod tests {
         assert_eq!(problems(&root, &packages, &version), Vec::<String>::new());
         // A different toolchain is reported once per member.
         assert_eq!(problems(&root, &packages, "0.1").len(), packages.len());
-        // The libraries and the command line are published; the test kit, xtask and the example are not.
+        // The libraries and the command line are published; the test kit, xtask, the example and the Python
+        // bindings (published to PyPI as a wheel) are not.
         let mut unpublished: Vec<&str> = packages
             .iter()
             .filter(|p| !p.publish)
@@ -200,7 +201,12 @@ mod tests {
         unpublished.sort_unstable();
         assert_eq!(
             unpublished,
-            ["acme-llmshim-target", "llmshim-benches", "xtask"]
+            [
+                "acme-llmshim-target",
+                "llmshim-benches",
+                "llmshim-py",
+                "xtask"
+            ]
         );
         Ok(())
     }
