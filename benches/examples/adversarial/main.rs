@@ -220,7 +220,7 @@ const CASES: &[Case] = &[
         operation: "`llmshim normalize`, 6 targets (main_with: read, normalize, write)",
         run: |r| {
             let text = cli::deep_schema();
-            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+            for target in Target::BUILTIN.map(Target::name) {
                 r.command(&["normalize", "--target", target], &text);
             }
         },
@@ -231,7 +231,7 @@ const CASES: &[Case] = &[
         operation: "`llmshim output`, 6 targets",
         run: |r| {
             let text = cli::deep_schema();
-            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+            for target in Target::BUILTIN.map(Target::name) {
                 r.command(&["output", "--target", target], &text);
             }
         },
@@ -243,7 +243,7 @@ const CASES: &[Case] = &[
         run: |r| {
             let deep_tool = cli::tool_request(&cli::deep_schema());
             let deep_messages = cli::deep_messages_request();
-            for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+            for target in Target::BUILTIN.map(Target::name) {
                 r.command(&["tools", "--target", target], &deep_tool);
                 r.command(&["tools", "--target", target], &deep_messages);
             }
