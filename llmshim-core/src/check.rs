@@ -21,31 +21,82 @@ use crate::report::{FallbackKind, FallbackReason};
 use crate::rules::{Booleans, Nullable, Root, RuleSet};
 use crate::walk::HARD_MAX_DEPTH;
 
-/// Every violation of S1 to S18 in `schema`, in document order; empty when the schema passes.
-///
-/// `strict` means strict enforcement is effective; `nullable` is the effective nullability policy (S4 accepts a type
-/// array only without strict and under [`Nullable::Preserve`]).
+/// What the check holds a schema to: the target's rule set, whether strict is effective, the effective nullability
+/// policy (S4 accepts a type array only without strict and under [`Nullable::Preserve`]) and the depth budget.
 ///
 /// ```
-/// use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+/// use llmshim_core::{Budget, Nullable, RuleSet, check};
+///
+/// let rules = RuleSet::new();
+/// let options = check::Options::new(&rules)
+///     .with_strict(true)
+///     .with_nullable(Nullable::Marker)
+///     .with_budget(&Budget::default().with_max_depth(64));
+/// assert!(options.strict);
+/// assert_eq!(options.max_depth, 64);
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Options<'a> {
+    /// The target's rule set.
+    pub rules: &'a RuleSet,
+    /// Strict enforcement is effective.
+    pub strict: bool,
+    /// The effective nullability policy.
+    pub nullable: Nullable,
+    /// The depth limit (S1).
+    pub max_depth: usize,
+}
+
+impl<'a> Options<'a> {
+    /// The check for `rules`, strict off, [`Nullable::Preserve`] and the default depth budget.
+    pub fn new(rules: &'a RuleSet) -> Self {
+        Options {
+            rules,
+            strict: false,
+            nullable: Nullable::Preserve,
+            max_depth: Budget::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Sets whether strict is effective.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Sets the nullability policy.
+    #[must_use]
+    pub fn with_nullable(mut self, nullable: Nullable) -> Self {
+        self.nullable = nullable;
+        self
+    }
+
+    /// Takes the depth limit of `budget`.
+    #[must_use]
+    pub fn with_budget(mut self, budget: &Budget) -> Self {
+        self.max_depth = budget.max_depth;
+        self
+    }
+}
+
+/// Every violation of S1 to S18 in `schema`, in document order; empty when the schema passes.
+///
+/// ```
+/// use llmshim_core::{FallbackKind, RuleSet, check};
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"a": {"type": "text"}, "b": {"enum": []}}});
-/// let found = check::check(&schema, &RuleSet::new(), false, Nullable::Preserve, &Budget::default());
+/// let found = check::check(&schema, &check::Options::new(&RuleSet::new()));
 /// let found: Vec<_> = found.iter().map(|r| (r.kind, r.pointer.as_str())).collect();
 /// assert_eq!(found, [
 ///     (FallbackKind::InvalidSchema, "/properties/a"),
 ///     (FallbackKind::InvalidSchema, "/properties/b"),
 /// ]);
 /// ```
-pub fn check(
-    schema: &Value,
-    rules: &RuleSet,
-    strict: bool,
-    nullable: Nullable,
-    budget: &Budget,
-) -> Vec<FallbackReason> {
-    let mut checker = Checker::new(rules, strict, nullable, budget, false);
+pub fn check(schema: &Value, options: &Options<'_>) -> Vec<FallbackReason> {
+    let mut checker = Checker::new(options, false);
     let _ = checker.node(schema, 0);
     checker.found
 }
@@ -53,23 +104,18 @@ pub fn check(
 /// The first violation [`check`] would report, found without looking further; `None` when the schema passes.
 ///
 /// ```
-/// use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+/// use llmshim_core::{FallbackKind, RuleSet, check};
 /// use serde_json::json;
 ///
+/// let rules = RuleSet::new();
 /// let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
-/// assert_eq!(check::first(&schema, &RuleSet::new(), false, Nullable::Preserve, &Budget::default()), None);
+/// assert_eq!(check::first(&schema, &check::Options::new(&rules)), None);
 ///
-/// let reason = check::first(&schema, &RuleSet::new(), true, Nullable::Preserve, &Budget::default());
+/// let reason = check::first(&schema, &check::Options::new(&rules).with_strict(true));
 /// assert_eq!(reason.map(|r| (r.kind, r.pointer)), Some((FallbackKind::StrictUnsupported, String::new())));
 /// ```
-pub fn first(
-    schema: &Value,
-    rules: &RuleSet,
-    strict: bool,
-    nullable: Nullable,
-    budget: &Budget,
-) -> Option<FallbackReason> {
-    let mut checker = Checker::new(rules, strict, nullable, budget, true);
+pub fn first(schema: &Value, options: &Options<'_>) -> Option<FallbackReason> {
+    let mut checker = Checker::new(options, true);
     let _ = checker.node(schema, 0);
     checker.found.into_iter().next()
 }
@@ -97,18 +143,12 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(
-        rules: &'a RuleSet,
-        strict: bool,
-        nullable: Nullable,
-        budget: &Budget,
-        first_only: bool,
-    ) -> Self {
+    fn new(options: &Options<'a>, first_only: bool) -> Self {
         Checker {
-            rules,
-            strict,
-            nullable,
-            max_depth: budget.max_depth,
+            rules: options.rules,
+            strict: options.strict,
+            nullable: options.nullable,
+            max_depth: options.max_depth,
             first_only,
             found: Vec::new(),
             pointer: String::new(),

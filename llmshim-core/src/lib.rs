@@ -50,7 +50,7 @@ pub mod walk;
 pub use budget::{Budget, Meter};
 pub use keyword::{Keyword, KeywordClass};
 pub use pointer::Pointer;
-pub use report::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization};
+pub use report::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Outcome};
 pub use rules::{Envelope, Nullable, Policy, RuleSet, StrictProfile};
 pub use target::TargetRules;
 pub use walk::{NodeCtx, Pass, walk};

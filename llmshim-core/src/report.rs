@@ -255,12 +255,106 @@ pub struct Normalization {
     pub changes: Vec<Change>,
 }
 
+/// What a normalization did, in one value: the report's flags and reason read together.
+///
+/// The precedence is fixed: a bypass says nothing else happened; a fallback replaced the schema whatever else
+/// changed; a demotion produced a non-strict result where strict was asked; otherwise the result is rewritten or
+/// unchanged.
+///
+/// ```
+/// use llmshim_core::report::{FallbackKind, FallbackReason, Normalization, Outcome};
+///
+/// assert_eq!(Normalization::default().outcome(), Outcome::Unchanged);
+/// assert_eq!(Normalization::produced(true).outcome(), Outcome::Rewritten);
+/// let reason = FallbackReason::new(FallbackKind::RefCycle, "/properties/a", "reference cycle");
+/// let report = Normalization::fell_back(reason.clone(), true);
+/// assert_eq!(report.outcome(), Outcome::FellBack(Some(&reason)));
+/// let limit = FallbackReason::new(FallbackKind::ProviderLimit, "", "too many properties");
+/// let report = Normalization::produced(true).with_demotion(limit.clone());
+/// assert_eq!(report.outcome(), Outcome::Demoted(&limit));
+/// assert_eq!(Normalization::bypassed().outcome(), Outcome::Bypassed);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome<'a> {
+    /// The schema was already acceptable: the caller's value is unchanged.
+    Unchanged,
+    /// The schema was rewritten, strict enforced where asked.
+    Rewritten,
+    /// Strict was asked and could not be enforced: the result is the non-strict normalization, for this reason.
+    Demoted(&'a FallbackReason),
+    /// The schema was replaced by the fallback, for this reason (always present on reports the library builds).
+    FellBack(Option<&'a FallbackReason>),
+    /// Normalization was skipped.
+    Bypassed,
+}
+
 impl Normalization {
     /// A report for a bypassed normalization.
     pub fn bypassed() -> Self {
         Normalization {
             bypassed: true,
             ..Normalization::default()
+        }
+    }
+
+    /// The report of a normalization that produced its own result; `changed` says whether it differs from the
+    /// input. Add strictness, a demotion and changes with the `with_*` methods.
+    pub fn produced(changed: bool) -> Self {
+        Normalization {
+            changed,
+            ..Normalization::default()
+        }
+    }
+
+    /// The report of a schema replaced by the fallback for `reason`; `changed` says whether the fallback differs
+    /// from the input. A fallback records no changes.
+    pub fn fell_back(reason: FallbackReason, changed: bool) -> Self {
+        Normalization {
+            changed,
+            used_fallback: true,
+            fallback_reason: Some(reason),
+            ..Normalization::default()
+        }
+    }
+
+    /// Sets whether strict was enforced on the result.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Records a strict demotion: the result is not strict, and `reason` says why unless a reason is already
+    /// recorded (the first cause is kept).
+    #[must_use]
+    pub fn with_demotion(mut self, reason: FallbackReason) -> Self {
+        self.strict = false;
+        if self.fallback_reason.is_none() {
+            self.fallback_reason = Some(reason);
+        }
+        self
+    }
+
+    /// Sets the recorded changes.
+    #[must_use]
+    pub fn with_changes(mut self, changes: Vec<Change>) -> Self {
+        self.changes = changes;
+        self
+    }
+
+    /// What happened, in one value; see [`Outcome`].
+    pub fn outcome(&self) -> Outcome<'_> {
+        if self.bypassed {
+            Outcome::Bypassed
+        } else if self.used_fallback {
+            Outcome::FellBack(self.fallback_reason.as_ref())
+        } else if let Some(reason) = &self.fallback_reason {
+            Outcome::Demoted(reason)
+        } else if self.changed {
+            Outcome::Rewritten
+        } else {
+            Outcome::Unchanged
         }
     }
 

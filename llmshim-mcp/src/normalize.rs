@@ -61,11 +61,10 @@ pub fn normalize_tool(
     }
     let message = not_object_message(schema);
     *schema = fallback();
-    let mut report = Normalization::default();
-    report.changed = !original_is_fallback;
-    report.used_fallback = true;
-    report.fallback_reason = Some(FallbackReason::new(FallbackKind::NotObject, "", message));
-    report
+    Normalization::fell_back(
+        FallbackReason::new(FallbackKind::NotObject, "", message),
+        !original_is_fallback,
+    )
 }
 
 /// The fallback schema, `{"type":"object","properties":{}}`.

@@ -1,7 +1,7 @@
 //! The strict acceptance check: what a strict provider accepts, verified on a finished schema.
 
 use llmshim_core::walk::HARD_MAX_DEPTH;
-use llmshim_core::{Budget, FallbackReason, Nullable, RuleSet};
+use llmshim_core::{Budget, FallbackReason, RuleSet};
 use serde_json::Value;
 
 /// A rule set that asks for nothing, so the structural check applies only its strict and well-formedness rows.
@@ -54,5 +54,8 @@ static NO_TARGET: RuleSet = RuleSet::new();
 /// ```
 pub fn check(schema: &Value) -> Vec<FallbackReason> {
     let budget = Budget::default().with_max_depth(HARD_MAX_DEPTH);
-    llmshim_core::check::check(schema, &NO_TARGET, true, Nullable::Preserve, &budget)
+    let options = llmshim_core::check::Options::new(&NO_TARGET)
+        .with_strict(true)
+        .with_budget(&budget);
+    llmshim_core::check::check(schema, &options)
 }

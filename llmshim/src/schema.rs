@@ -24,7 +24,7 @@ pub mod validate;
 pub use env::{Env, EnvFlags};
 #[doc(inline)]
 pub use llmshim_core::{
-    Budget, Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Nullable,
+    Budget, Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Nullable, Outcome,
 };
 pub use mcp::normalize_mcp_tool;
 pub use normalizer::{Normalizer, SchemaMemo};
@@ -72,5 +72,9 @@ pub fn check(target: Target, schema: &Value) -> Vec<FallbackReason> {
 pub fn check_with(options: &Options, schema: &Value) -> Vec<FallbackReason> {
     let rules = options.target.rules().rules();
     let strict = options.strict && rules.strict.is_some();
-    llmshim_core::check::check(schema, rules, strict, options.nullable, &options.budget)
+    let check = llmshim_core::check::Options::new(rules)
+        .with_strict(strict)
+        .with_nullable(options.nullable)
+        .with_budget(&options.budget);
+    llmshim_core::check::check(schema, &check)
 }

@@ -82,7 +82,8 @@ impl Normalizer {
         let prefix = envelope.body_pointer(request);
         let mut report = ToolsReport::default();
         if let Some(tools) = envelope.tools_mut(request) {
-            let mut pending = self.normalize_tools(options, envelope, tools, bypassed, &pre);
+            let run = normalize::Run { options, bypassed };
+            let mut pending = self.normalize_tools(run, envelope, tools, &pre);
             for p in &mut pending {
                 if let Some((_, first)) = pre.iter().find(|(i, _)| *i == p.index) {
                     p.from_mcp = true;

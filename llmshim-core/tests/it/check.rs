@@ -17,8 +17,12 @@ fn found_with(
     max_depth: usize,
 ) -> Vec<(FallbackKind, String)> {
     let budget = Budget::default().with_max_depth(max_depth);
-    let all = check::check(schema, rules, strict, nullable, &budget);
-    let first = check::first(schema, rules, strict, nullable, &budget);
+    let options = check::Options::new(rules)
+        .with_strict(strict)
+        .with_nullable(nullable)
+        .with_budget(&budget);
+    let all = check::check(schema, &options);
+    let first = check::first(schema, &options);
     assert_eq!(first.as_ref(), all.first(), "first is the first of check");
     for reason in &all {
         assert!(!reason.message.is_empty(), "{reason}");
@@ -260,13 +264,7 @@ fn s6_keys_outside_the_keep_list() {
     static KEEP: [&str; 4] = ["type", "properties", "description", "required"];
     let keep = RuleSet::new().with_keep(Some(&KEEP));
     let schema = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a", "x-ui": 1}}});
-    let all = check::check(
-        &schema,
-        &keep,
-        false,
-        Nullable::Preserve,
-        &Budget::default(),
-    );
+    let all = check::check(&schema, &check::Options::new(&keep));
     let seen: Vec<(FallbackKind, &str, &str)> = all
         .iter()
         .map(|r| (r.kind, r.pointer.as_str(), r.message.as_str()))
@@ -530,13 +528,7 @@ fn check_reports_every_violation_in_document_order() {
             (InvalidSchema, "/items"),
         ])
     );
-    let all = check::check(
-        &schema,
-        &RuleSet::new(),
-        false,
-        Nullable::Preserve,
-        &Budget::default(),
-    );
+    let all = check::check(&schema, &check::Options::new(&RuleSet::new()));
     assert!(all[0].message.contains("type"), "{}", all[0].message);
     assert!(all[1].message.contains("required"), "{}", all[1].message);
     assert!(all[2].message.contains("$ref"), "{}", all[2].message);
@@ -596,10 +588,8 @@ fn a_passing_schema_has_no_violations_and_no_first() {
         "required": ["name", "tags", "kind"],
         "additionalProperties": false
     });
-    let budget = Budget::default();
-    assert!(check::check(&schema, &RuleSet::new(), true, Nullable::Preserve, &budget).is_empty());
-    assert_eq!(
-        check::first(&schema, &RuleSet::new(), true, Nullable::Preserve, &budget),
-        None
-    );
+    let rules = RuleSet::new();
+    let options = check::Options::new(&rules).with_strict(true);
+    assert!(check::check(&schema, &options).is_empty());
+    assert_eq!(check::first(&schema, &options), None);
 }

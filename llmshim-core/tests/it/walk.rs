@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use llmshim_core::walk::{Flow, HARD_MAX_DEPTH, Position, Rewalk, Settings, steps};
 use llmshim_core::{
-    Budget, ChangeKind, FallbackKind, FallbackReason, NodeCtx, Nullable, Pass, RuleSet, check, json,
+    Budget, ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, RuleSet, check, json,
 };
 use serde_json::{Value, json};
 
@@ -587,8 +587,9 @@ fn the_check_of_a_very_deep_schema_fails_budget_depth_instead_of_overflowing() {
         let schema = nested("items", DEEP);
         let budget = Budget::default().with_max_depth(usize::MAX);
         let rules = RuleSet::new();
-        let all = check::check(&schema, &rules, false, Nullable::Preserve, &budget);
-        let first = check::first(&schema, &rules, false, Nullable::Preserve, &budget);
+        let options = check::Options::new(&rules).with_budget(&budget);
+        let all = check::check(&schema, &options);
+        let first = check::first(&schema, &options);
         json::dismantle(schema);
         (all, first)
     });

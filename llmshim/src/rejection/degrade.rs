@@ -154,18 +154,20 @@ pub fn degrade(options: &Options, request: &mut Value, rejection: &Rejection) ->
         Ok(step) => step,
         Err(reason) => return DegradeReport::nothing(site, reason),
     };
-    let mut report = Normalization::default();
-    report.changed = true;
-    report.used_fallback = step == Step::Fallback;
-    report.strict = wire.strict(request, site);
-    if step == Step::Fallback {
-        report.fallback_reason = Some(FallbackReason::new(
-            FallbackKind::ProviderLimit,
-            pointer.unwrap_or_default(),
-            format!("the provider rejected the schema: {}", rejection.message),
-        ));
+    let report = if step == Step::Fallback {
+        Normalization::fell_back(
+            FallbackReason::new(
+                FallbackKind::ProviderLimit,
+                pointer.unwrap_or_default(),
+                format!("the provider rejected the schema: {}", rejection.message),
+            ),
+            true,
+        )
+    } else {
+        Normalization::produced(true)
     }
-    report.changes = changes;
+    .with_strict(wire.strict(request, site))
+    .with_changes(changes);
     DegradeReport {
         site,
         step: Some(step),

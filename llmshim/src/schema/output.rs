@@ -65,14 +65,14 @@ impl Normalizer {
             .with_diagnostics(options.diagnostics);
         if json::depth_within(original, HARD_MAX_DEPTH).is_none() {
             // Too deep to copy: the fallback, with the depth budget as the reason.
-            let mut normalization = Normalization::default();
-            normalization.changed = true;
-            normalization.used_fallback = true;
-            normalization.fallback_reason = Some(FallbackReason::new(
-                FallbackKind::BudgetDepth,
-                "",
-                format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
-            ));
+            let normalization = Normalization::fell_back(
+                FallbackReason::new(
+                    FallbackKind::BudgetDepth,
+                    "",
+                    format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+                ),
+                true,
+            );
             return OutputSchema {
                 schema: fallback(),
                 wrapped: false,
@@ -98,19 +98,18 @@ impl Normalizer {
             let optional = llmshim_strict::optional_count(&schema);
             if unions > budget.max_unions || optional > budget.max_optional {
                 schema = fallback();
-                let mut report = Normalization::default();
-                report.changed = true;
-                report.used_fallback = true;
-                report.fallback_reason = Some(FallbackReason::new(
-                    FallbackKind::ProviderLimit,
-                    "",
-                    format!(
-                        "the output schema has {unions} union-typed and {optional} optional parameters; anthropic \
-                         accepts at most {} and {}",
-                        budget.max_unions, budget.max_optional
+                second = Normalization::fell_back(
+                    FallbackReason::new(
+                        FallbackKind::ProviderLimit,
+                        "",
+                        format!(
+                            "the output schema has {unions} union-typed and {optional} optional parameters; \
+                             anthropic accepts at most {} and {}",
+                            budget.max_unions, budget.max_optional
+                        ),
                     ),
-                ));
-                second = report;
+                    true,
+                );
             }
         }
         let mut normalization = second.clone();

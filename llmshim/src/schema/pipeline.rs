@@ -84,19 +84,18 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
     };
     match outcome {
         Ok(((out, changes), strict, reason)) => {
-            let mut report = Normalization::default();
-            report.changed = out != *input;
-            report.strict = strict;
-            report.fallback_reason = reason;
-            report.changes = changes;
+            let report = Normalization::produced(out != *input)
+                .with_strict(strict)
+                .with_changes(changes);
+            let report = match reason {
+                Some(reason) => report.with_demotion(reason),
+                None => report,
+            };
             (out, report)
         }
         Err(reason) => {
             let out = fallback();
-            let mut report = Normalization::default();
-            report.changed = out != *input;
-            report.used_fallback = true;
-            report.fallback_reason = Some(reason);
+            let report = Normalization::fell_back(reason, out != *input);
             (out, report)
         }
     }
@@ -111,6 +110,18 @@ fn settings(options: &Options, strict: bool) -> Settings {
         .with_strip_lookarounds(options.strip_lookarounds)
         .with_diagnostics(options.diagnostics)
         .with_structured_output(options.structured_output)
+}
+
+/// The structural check of `options` with strict set to `strict`, against `rules`.
+fn check_options<'r>(
+    options: &Options,
+    rules: &'r RuleSet,
+    strict: bool,
+) -> llmshim_core::check::Options<'r> {
+    llmshim_core::check::Options::new(rules)
+        .with_strict(strict)
+        .with_nullable(options.nullable)
+        .with_budget(&options.budget)
 }
 
 /// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
@@ -194,9 +205,7 @@ fn attempt(
     );
     let mut out = input.clone();
     let walked = walk::walk(&mut out, &passes, &settings(options, strict), BASE.into())?;
-    if let Some(reason) =
-        llmshim_core::check::first(&out, rules, strict, options.nullable, &options.budget)
-    {
+    if let Some(reason) = llmshim_core::check::first(&out, &check_options(options, rules, strict)) {
         return Err(reason);
     }
     if strict {

@@ -80,14 +80,11 @@ impl Normalizer {
                         schema = fallback();
                         report = not_object();
                     }
-                    report.strict = false;
-                    if report.fallback_reason.is_none() {
-                        report.fallback_reason = Some(FallbackReason::new(
-                            FallbackKind::ProviderLimit,
-                            "",
-                            message,
-                        ));
-                    }
+                    report = report.with_demotion(FallbackReason::new(
+                        FallbackKind::ProviderLimit,
+                        "",
+                        message,
+                    ));
                     if options.diagnostics {
                         report.changes.push(Change::new(
                             "",

@@ -10,6 +10,14 @@ use crate::schema::pipeline::fallback;
 use crate::schema::{Normalizer, Options};
 use crate::tools::classify::{Kind, MCP_SCHEMA, classify};
 
+/// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
+/// (by the options or the environment read once for the request).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run<'a> {
+    pub(crate) options: &'a Options,
+    pub(crate) bypassed: bool,
+}
+
 /// One function tool on its way through: where it came from, its normalized schema and its report.
 #[derive(Debug)]
 pub(crate) struct Pending {
@@ -61,15 +69,14 @@ impl Pending {
 ///
 /// `changed` is always true: an input equal to the fallback normalizes to an object and never gets here.
 pub(crate) fn not_object() -> Normalization {
-    let mut report = Normalization::default();
-    report.changed = true;
-    report.used_fallback = true;
-    report.fallback_reason = Some(FallbackReason::new(
-        FallbackKind::NotObject,
-        "",
-        "tool parameters must describe an object",
-    ));
-    report
+    Normalization::fell_back(
+        FallbackReason::new(
+            FallbackKind::NotObject,
+            "",
+            "tool parameters must describe an object",
+        ),
+        true,
+    )
 }
 
 /// Carries a raw MCP tool's first-pass fallback into its final report.
@@ -116,10 +123,9 @@ impl Normalizer {
     /// normalized with it, and a result that does not describe an object replaced by the fallback.
     pub(crate) fn normalize_tools(
         &self,
-        options: &Options,
+        run: Run<'_>,
         envelope: &Envelope,
         tools: &mut [Value],
-        bypassed: bool,
         pre: &[(usize, Normalization)],
     ) -> Vec<Pending> {
         let mut pending = Vec::new();
@@ -135,7 +141,7 @@ impl Normalizer {
                         if !decl.is_object() {
                             continue;
                         }
-                        let mut p = self.normalize_one(options, shape, decl, false, bypassed);
+                        let mut p = self.normalize_one(run, shape, decl, false);
                         // A declaration's schema was copied, not moved: its entry is edited in place.
                         p.index = index;
                         p.declaration = Some(d);
@@ -155,14 +161,8 @@ impl Normalizer {
                     } else {
                         shape.strict(tool)
                     };
-                    let requested = own.unwrap_or(options.strict);
-                    let mut p = self.normalize_moved(
-                        options,
-                        shape,
-                        tool,
-                        requested && !fell_back,
-                        bypassed,
-                    );
+                    let requested = own.unwrap_or(run.options.strict);
+                    let mut p = self.normalize_moved(run, shape, tool, requested && !fell_back);
                     p.requested = requested;
                     p.index = index;
                     pending.push(p);
@@ -176,44 +176,42 @@ impl Normalizer {
     /// schema is moved out of the tool instead of copied (a schema too deep to walk stays where it is).
     fn normalize_moved(
         &self,
-        options: &Options,
+        run: Run<'_>,
         shape: ToolShape,
         tool: &mut Value,
         requested: bool,
-        bypassed: bool,
     ) -> Pending {
         let movable = shape
             .schema_mut(tool)
             .is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_some());
         if !movable {
-            return self.normalize_one(options, shape, tool, requested, bypassed);
+            return self.normalize_one(run, shape, tool, requested);
         }
         let schema = shape.schema_mut(tool).map(std::mem::take);
-        let mut p = self.normalize_schema(options, shape, schema, requested, bypassed);
+        let mut p = self.normalize_schema(run, shape, schema, requested);
         p.taken = true;
         p
     }
 
     fn normalize_one(
         &self,
-        options: &Options,
+        run: Run<'_>,
         shape: ToolShape,
         tool: &Value,
         requested: bool,
-        bypassed: bool,
     ) -> Pending {
         let schema = shape.schema(tool);
         if schema.is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_none()) {
             // Too deep to copy, compare or drop recursively: it falls back without being touched (even under
             // bypass, since no provider accepts such a schema), and the placeholder original is never read as one.
-            let mut report = Normalization::default();
-            report.changed = true;
-            report.used_fallback = true;
-            report.fallback_reason = Some(FallbackReason::new(
-                FallbackKind::BudgetDepth,
-                "",
-                format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
-            ));
+            let report = Normalization::fell_back(
+                FallbackReason::new(
+                    FallbackKind::BudgetDepth,
+                    "",
+                    format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
+                ),
+                true,
+            );
             return Pending {
                 shape,
                 from_mcp: false,
@@ -227,18 +225,18 @@ impl Normalizer {
                 report,
             };
         }
-        self.normalize_schema(options, shape, schema.cloned(), requested, bypassed)
+        self.normalize_schema(run, shape, schema.cloned(), requested)
     }
 
     /// Normalizes a tool's schema (or its absence) into a pending tool; the schema is within the walker's depth.
     fn normalize_schema(
         &self,
-        options: &Options,
+        run: Run<'_>,
         shape: ToolShape,
         mut schema: Option<Value>,
         requested: bool,
-        bypassed: bool,
     ) -> Pending {
+        let options = run.options;
         let mut report = Normalization::default();
         let has_schema = schema.is_some();
         let budgeted = requested
@@ -251,12 +249,12 @@ impl Normalizer {
         let original = if budgeted { schema.clone() } else { None };
         if let Some(s) = schema.as_mut() {
             report = self.normalize_with(&options.clone().with_strict(requested), s);
-            if !bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
+            if !run.bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
                 *s = fallback();
                 report = not_object();
             }
-        } else if bypassed {
-            report.bypassed = true;
+        } else if run.bypassed {
+            report = Normalization::bypassed();
         }
         Pending {
             shape,

@@ -13,6 +13,7 @@ mod invariants;
 mod matrix;
 mod memo;
 mod oracle;
+mod outcome;
 mod output;
 mod rejection;
 mod rules;
