@@ -1,5 +1,19 @@
-//! Hand-written golden cases: the contract's worked examples through the whole pipeline.
+//! Golden cases through the whole pipeline, read from data files by one runner.
+//!
+//! `tests/golden/*.json` holds hand-written worked examples that no bless mode rewrites. `tests/cases/matrix.json`
+//! holds the cross-target matrix: one row per JSON Schema construct (usually a property of an object root, so that
+//! root rules do not interfere; the root itself only for root rows), one case per built-in target, normalized with
+//! diagnostics on through a normalizer with fixed, empty environment flags and no memo. Each case states the output
+//! bytes (key order included) and the report: the flags, the reason's kind and pointer for a fallback, and every
+//! change as pointer, rule and kind. A kept schema comes back byte for byte with no change recorded; a fallback is
+//! exactly `{"type":"object","properties":{}}` with no change recorded. A case's `comment` says why, citing the
+//! provider facts and rules of `RULES.md`. The matrix is blessable: `cargo xtask bless` (`UPDATE_EXPECT=1`)
+//! rewrites a case whose outcome changed, and the diff is reviewed in the commit.
+//!
+//! Every case's output that is not the fallback must also pass the target's structural check and normalize to
+//! itself again.
 
+use llmshim::schema::check_with;
 use llmshim_benches::golden::{self, Case, Outcome};
 use serde_json::{Value, json};
 
@@ -40,6 +54,17 @@ fn assert_fixed_point(case: &Case, options: &llmshim::schema::Options, out: &Val
     );
 }
 
+/// A result that is not the fallback passes the target's structural check in the mode the report gives.
+fn assert_accepted(case: &Case, options: &llmshim::schema::Options, strict: bool, out: &Value) {
+    let violations = check_with(&options.clone().with_strict(strict), out);
+    assert!(
+        violations.is_empty(),
+        "{}: the output fails the structural check: {violations:?}",
+        case.name
+    );
+}
+
+/// The one runner of every golden case: the case's options, environment and input through `normalize_with`.
 fn run(case: &Case) -> Outcome {
     let target = support::target(case);
     let options = support::options(target, case.strict, &case.options);
@@ -49,11 +74,22 @@ fn run(case: &Case) -> Outcome {
         "normalize" => {
             let report = normalizer.normalize_with(&options, &mut value);
             if !report.bypassed && !report.used_fallback {
+                assert_accepted(case, &options, report.strict, &value);
                 assert_fixed_point(case, &options, &value);
             }
             Outcome::new(value).with_report(report_json(&report))
         }
         other => panic!("unknown api {other}"),
+    }
+}
+
+#[test]
+fn provider_matrix() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    match golden::check_or_bless(&dir, run) {
+        // 64 rows, one case per built-in target each.
+        Ok(n) => assert!(n >= 384, "expected at least 384 matrix cases, found {n}"),
+        Err(report) => panic!("{report}"),
     }
 }
 

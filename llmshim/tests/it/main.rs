@@ -10,7 +10,6 @@ mod corpus;
 mod deep;
 mod golden;
 mod invariants;
-mod matrix;
 mod memo;
 mod oracle;
 mod outcome;
