@@ -266,20 +266,45 @@ impl Expand<'_, '_> {
     }
 }
 
-/// The sibling description `text`, followed by the fragments the target's walk lifted into its description (the part
-/// of `after` that `before` did not have), each skipped when `text` already carries its keyword's marker.
+/// The sibling description `text`, followed by what the target's walk added to its description (the part of `after`
+/// past the target's own text `before`): the fragments it lifted, each skipped when `text` already carries its
+/// keyword's marker, and the text it joined from merged branches (`cca.merge-combinator`, `google.collapse-nullable`),
+/// whose own fragments follow the same rule. When `after` does not start with `before`, only the fragments `before`
+/// did not hold are carried.
 fn carry_lifted(text: &str, before: &str, after: &str) -> String {
-    let before = before.trim_start();
-    let Some(suffix) = after.strip_prefix(before) else {
-        return text.to_owned();
+    let before = before.trim();
+    let Some(added) = after.trim_start().strip_prefix(before) else {
+        // The walk replaced the target's text (a one-entry `allOf` entry's description wins over its node's): carry
+        // the fragments it holds that the target's own text did not.
+        let mut out = text.to_owned();
+        for fragment in split_fragments(&format!(" {}", after.trim_start())) {
+            let Some(keyword) = fragment
+                .strip_prefix(" (")
+                .and_then(|f| f.split_once(": "))
+                .map(|(k, _)| k)
+            else {
+                continue;
+            };
+            let marker = format!("({keyword}:");
+            if !out.contains(&marker) && !before.contains(&marker) {
+                out.push_str(fragment);
+            }
+        }
+        return out.trim_start().to_owned();
     };
-    let suffix = if before.is_empty() && !suffix.is_empty() {
-        format!(" {suffix}")
-    } else {
-        suffix.to_owned()
-    };
+    let added = format!(" {}", added.trim_start());
     let mut out = text.to_owned();
-    for fragment in split_fragments(&suffix) {
+    let pieces = split_fragments(&added);
+    // Text the walk joined in before its first fragment (a merged branch's own words).
+    let lead_end = pieces.first().map_or(added.len(), |first| {
+        added.len() - first.len() - rest_len(&pieces)
+    });
+    let lead = added[..lead_end].trim();
+    if !lead.is_empty() {
+        out.push(' ');
+        out.push_str(lead);
+    }
+    for fragment in pieces {
         let Some(keyword) = fragment
             .strip_prefix(" (")
             .and_then(|f| f.split_once(": "))
@@ -292,6 +317,11 @@ fn carry_lifted(text: &str, before: &str, after: &str) -> String {
         }
     }
     out.trim_start().to_owned()
+}
+
+/// The total length of all pieces after the first.
+fn rest_len(pieces: &[&str]) -> usize {
+    pieces.iter().skip(1).map(|p| p.len()).sum()
 }
 
 /// Splits text made of ` (keyword: value)` fragments at each fragment start.
@@ -390,6 +420,25 @@ mod tests {
         assert_eq!(
             carry_lifted("home", "  postal", "postal (default: 1)"),
             "home (default: 1)"
+        );
+        // A merged union joins its branches' descriptions after the target's own, with single spaces: the fragment
+        // lifted in a branch and the branches' words follow the sibling's text.
+        assert_eq!(
+            carry_lifted("see the definition", "a ", "a (format: email)"),
+            "see the definition (format: email)"
+        );
+        assert_eq!(
+            carry_lifted("Region", "", "(default: \"cn\") China World"),
+            "Region (default: \"cn\") China World"
+        );
+        assert_eq!(
+            carry_lifted("Region", "Where", "Where China (const: 1) World"),
+            "Region China (const: 1) World"
+        );
+        // A walk that replaced the target's text (a one-entry allOf entry wins): its new fragments are carried.
+        assert_eq!(
+            carry_lifted("see", "a (format: x)", "(format: x) (default: null)"),
+            "see (default: null)"
         );
     }
 

@@ -71,7 +71,8 @@ fn is_null_type(branch: &Value) -> bool {
 }
 
 /// `google.collapse-nullable`: an `anyOf` of one live branch and null branches becomes the live branch's keys (the
-/// node wins), except `description`, which joins the node's own text and the branch's. Returns whether it did.
+/// node wins), except `description`, which joins the node's own text and every branch's, in branch order. Returns
+/// whether it did.
 fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     let Some(Value::Array(branches)) = map.get("anyOf") else {
         return false;
@@ -83,8 +84,9 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     let Some(Value::Object(branch)) = live.first().map(|b| (*b).clone()) else {
         return false;
     };
+    // Every branch's description joins the node's, the null branches' too ("null when unknown"), in branch order.
+    let joined = joined_description(map, branches.iter().map(|b| b.get("description")));
     json::remove(map, "anyOf");
-    let joined = joined_description(map, [branch.get("description")]);
     for (key, value) in branch {
         if !map.contains_key(&key) {
             map.insert(key, value);

@@ -129,7 +129,41 @@ fn extra() -> impl Strategy<Value = (String, Value)> {
         literal().prop_map(|v| ("const".to_owned(), v)),
         any::<bool>().prop_map(|b| ("nullable".to_owned(), json!(b))),
         literal().prop_map(|v| ("x-vendor".to_owned(), v)),
+        lift_list_keyword(),
     ]
+}
+
+/// One of the other keywords of the contract's lift list, with a plausible value (the loss invariant checks each).
+fn lift_list_keyword() -> impl Strategy<Value = (String, Value)> {
+    prop::sample::select(vec![
+        ("minimum", json!(1)),
+        ("exclusiveMaximum", json!(9.5)),
+        ("multipleOf", json!(2)),
+        ("maxLength", json!(8)),
+        ("max_items", json!(3)),
+        ("minItems", json!(2)),
+        ("uniqueItems", json!(true)),
+        ("minProperties", json!(1)),
+        ("max_properties", json!(4)),
+        ("contentEncoding", json!("base64")),
+        ("contentMediaType", json!("text/plain")),
+        ("readOnly", json!(true)),
+        ("writeOnly", json!(false)),
+        ("contains", json!({"type": "string"})),
+        ("minContains", json!(1)),
+        ("maxContains", json!(2)),
+        ("dependentRequired", json!({"name": ["user_id"]})),
+        (
+            "dependentSchemas",
+            json!({"name": {"required": ["user_id"]}}),
+        ),
+        (
+            "patternProperties",
+            json!({"^x_": {"type": "string"}, "(?<!y)z": {"type": "integer"}}),
+        ),
+        ("propertyNames", json!({"maxLength": 12})),
+    ])
+    .prop_map(|(k, v)| (k.to_owned(), v))
 }
 
 /// A `type`: a name, or an array of names.
@@ -303,7 +337,7 @@ fn schema() -> BoxedStrategy<Value> {
 }
 
 /// A document: an object root (or any schema, sometimes) with some of [`DEFINITIONS`] defined in `$defs`.
-fn document() -> impl Strategy<Value = Value> {
+pub(crate) fn document() -> impl Strategy<Value = Value> {
     (
         prop_oneof![4 => object(schema()), 1 => schema()],
         prop::collection::vec(prop::option::weighted(0.85, schema()), DEFINITIONS.len()),

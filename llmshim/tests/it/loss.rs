@@ -1,0 +1,1566 @@
+//! The loss invariant: nothing the author wrote on the lift list vanishes without a trace.
+//!
+//! For an input, a target, a strict flag and the output with its report, [`check`] holds when the report says the
+//! schema fell back, or else when every keyword of the lift list (written out in [`LIFT_LIST`] from the contract,
+//! not read from the library) that the input holds at a position that survives structurally is, in the output,
+//! either still present at that position or named in a description there with the `(keyword:` marker, or is dropped
+//! by a rule that [`LIFT_DROPS`] lists with its reason. Every other keyword the input holds at a surviving position
+//! must likewise be present or named, or be dropped by a rule [`OTHER_DROPS`] lists (`additionalProperties` and
+//! `x-*` on Google, the meta keywords everywhere, ...), so that list of deliberate drops is checked, not only read.
+//!
+//! **Positions.** A schema position is named by its instance path: the property names, `items`, tuple entries,
+//! `additionalProperties`, and the non-instance children (`not`, `if`, `then`, `else`, `contains`,
+//! `propertyNames`, `patternProperties` and `dependentSchemas` members, `unevaluated*`), each a step of its own.
+//! Union branches (`anyOf`, `oneOf`, `allOf` entries) and references are not steps: a branch and its node describe
+//! the same position, so the output nodes at a position are every node reached by the same steps through any
+//! branch or reference. The input is read as the pipeline reads it: a `$ref` is its target with the referencing
+//! node's siblings replacing the target's keys, snake-case spellings count as their camel-case keywords, and the
+//! draft upgrades (`dependencies`, boolean exclusive bounds, array `items`) are followed.
+//! A position survives structurally when the output has a node at its path. A position does not survive when a
+//! rule removed its subtree and named it in a description: a lifted container (`(not: …)`, `(prefixItems: …)`,
+//! `(patternProperties: …)`), a removed property (`(omitted name: kind)`), a recursion cut below a depth
+//! (`(recursive name: …)`) all leave no node at the path. A union branch removed while its position lives on in
+//! another branch (`(anyOf: [...])` beside the kept branch) is treated the same way: a keyword missing at the
+//! position is accounted for when a `(anyOf:`, `(oneOf:` or `(allOf:` fragment at that position names a subtree
+//! that holds it. What this invariant does not see: a keyword that one union branch lost while another branch at
+//! the same position still holds it, and a position that vanished without being named.
+//!
+//! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
+//! schemas as a property test, and against a custom target per lift-list keyword that drops instead of lifting,
+//! which the invariant must catch.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::OnceLock;
+
+use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target};
+use llmshim_core::walk::NodeCtx;
+use llmshim_core::{FallbackReason, RuleSet, TargetRules};
+use serde_json::{Map, Value, json};
+
+use crate::corpus;
+
+/// The lift list of the contract: the keywords that a rule removing them must lift into the description.
+pub(crate) const LIFT_LIST: [&str; 33] = [
+    "default",
+    "examples",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "enum",
+    "const",
+    "contentEncoding",
+    "contentMediaType",
+    "if",
+    "then",
+    "else",
+    "not",
+    "dependentRequired",
+    "dependentSchemas",
+    "patternProperties",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The snake-case spellings the walker reads as their camel-case keywords (a snake spelling wins over the camel one).
+const SNAKE: [(&str, &str); 14] = [
+    ("any_of", "anyOf"),
+    ("one_of", "oneOf"),
+    ("all_of", "allOf"),
+    ("additional_properties", "additionalProperties"),
+    ("pattern_properties", "patternProperties"),
+    ("property_ordering", "propertyOrdering"),
+    ("min_items", "minItems"),
+    ("max_items", "maxItems"),
+    ("min_length", "minLength"),
+    ("max_length", "maxLength"),
+    ("min_properties", "minProperties"),
+    ("max_properties", "maxProperties"),
+    ("exclusive_minimum", "exclusiveMinimum"),
+    ("exclusive_maximum", "exclusiveMaximum"),
+];
+
+/// The keys Google and Code Assist keep (their keep-list); every other key they remove.
+const GOOGLE_KEEP: [&str; 17] = [
+    "type",
+    "title",
+    "description",
+    "format",
+    "nullable",
+    "enum",
+    "properties",
+    "required",
+    "items",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "propertyOrdering",
+];
+
+/// The keys strict keeps; every other key it removes.
+const STRICT_KEEP: [&str; 13] = [
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "enum",
+    "const",
+    "$schema",
+];
+
+/// A lift-list keyword that a rule drops on purpose, because it says nothing where it stood.
+pub(crate) struct LiftDrop {
+    /// The rule that drops it.
+    pub(crate) rule: &'static str,
+    /// Which keywords, and when.
+    pub(crate) what: &'static str,
+    /// Why nothing is lost.
+    pub(crate) why: &'static str,
+}
+
+/// The deliberate drops of lift-list keywords (and the same rules for other keywords); [`check`] names the entry it
+/// applies.
+pub(crate) const LIFT_DROPS: [&LiftDrop; 4] = [&VACUOUS, &CONJUNCTION, &SIBLINGS, &UPGRADE];
+
+/// A keyword that applies to no value where it stands.
+const VACUOUS: LiftDrop = LiftDrop {
+    rule: "walk.split-type-array, google.type-applicability, google.isolate-any-of",
+    what: "a keyword that applies to one kind of value (`minimum` to numbers, `minItems` and `items` to arrays, \
+           `pattern` to strings, `properties` to objects, ...) on a node whose own type it does not apply to, or on \
+           an untyped node where every typed output node at its position has such a type",
+    why: "it constrains no value the output admits there (vacuous); the type-array split prunes it from the \
+          branches of other types, and Gemini rejects it",
+};
+
+/// A union branch that admits nothing.
+const CONJUNCTION: LiftDrop = LiftDrop {
+    rule: "google.isolate-any-of",
+    what: "the keywords of a union branch whose type (given, or inferred as the walker infers it) shares no \
+           value with the type of a node it is in conjunction with at the same position",
+    why: "the branch admits nothing, so isolation removes it (Gemini's isolation also removes an `integer` \
+          branch of a `number` node, which does admit values: the one case this entry does not cover)",
+};
+
+/// A key a `$ref` sibling replaces.
+const SIBLINGS: LiftDrop = LiftDrop {
+    rule: "resolve.inline-ref (siblings win)",
+    what: "a keyword of a `$ref` target's union branch that a sibling of the `$ref` also gives (other than \
+           `description`, whose lifted fragments and merged text follow the sibling's)",
+    why: "the referencing node's siblings replace the target's keys, including what the target's unions merge \
+          into it; the sibling's value is checked in its place",
+};
+
+/// A draft-04 boolean exclusive bound.
+const UPGRADE: LiftDrop = LiftDrop {
+    rule: "upgrade.exclusive-bound",
+    what: "a boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04): `true` becomes the bound's value and \
+           replaces `minimum`/`maximum`, `false` goes",
+    why: "the draft-04 flag is not a bound of its own; the bound it qualifies is checked in its place",
+};
+
+/// When a deliberate drop of another keyword applies.
+#[derive(Clone, Copy)]
+enum When {
+    /// On every target.
+    Always,
+    /// On Google and Code Assist, for keys outside their keep-list, and under effective strict for keys outside the
+    /// strict keep-list.
+    NotKept,
+    /// On Google and Code Assist.
+    GoogleFamily,
+    /// When the value is `null`, an empty array or an empty object.
+    Empty,
+    /// When the value is an array.
+    Array,
+    /// In a `null` branch of a union, on Google and Code Assist.
+    NullBranch,
+}
+
+/// A keyword outside the lift list that a rule drops on purpose.
+pub(crate) struct OtherDrop {
+    keys: &'static [&'static str],
+    when: When,
+    /// The rule that drops it.
+    pub(crate) rule: &'static str,
+    /// Why that is right.
+    pub(crate) why: &'static str,
+}
+
+/// The deliberate drops of keywords outside the lift list, checked by [`check`]: a key that disappears must match an
+/// entry (`*` matches any key).
+pub(crate) const OTHER_DROPS: [OtherDrop; 12] = [
+    OtherDrop {
+        keys: &["$schema"],
+        when: When::Always,
+        rule: "resolve.schema-uri",
+        why: "the dialect marker: removed, or set to 2020-12 where the target wants it",
+    },
+    OtherDrop {
+        keys: &[
+            "$id",
+            "id",
+            "$anchor",
+            "$dynamicAnchor",
+            "$recursiveAnchor",
+            "$comment",
+            "$vocabulary",
+        ],
+        when: When::Always,
+        rule: "resolve.drop-meta",
+        why: "identifiers and comments that serve reference resolution, which is done",
+    },
+    OtherDrop {
+        keys: &["$ref", "$dynamicRef", "$recursiveRef"],
+        when: When::Always,
+        rule: "resolve.inline-ref",
+        why: "replaced by the schema it names, whose keywords are checked in its place",
+    },
+    OtherDrop {
+        keys: &["$defs", "definitions"],
+        when: When::Always,
+        rule: "resolve.drop-definitions",
+        why: "definitions are inlined where they are referenced and checked there",
+    },
+    OtherDrop {
+        keys: &["dependencies", "additionalItems"],
+        when: When::Always,
+        rule: "upgrade.dependencies, upgrade.tuple, upgrade.drop-additional-items",
+        why: "draft-07 spellings, upgraded to dependentRequired, dependentSchemas, prefixItems and items, which are \
+              checked in their place (an `additionalItems` beside a non-array `items` says nothing)",
+    },
+    OtherDrop {
+        keys: &["items"],
+        when: When::Array,
+        rule: "upgrade.tuple",
+        why: "a draft-07 tuple: its entries become `prefixItems`, checked in their place",
+    },
+    OtherDrop {
+        keys: &["*"],
+        when: When::NullBranch,
+        rule: "google.collapse-nullable, walk.nullable-remove",
+        why: "a `null` branch becomes `nullable: true` (Google) or goes (Code Assist); its description joins the \
+              node's, and a lift-list keyword in it was lifted into that description first",
+    },
+    OtherDrop {
+        keys: &["anyOf", "oneOf", "allOf"],
+        when: When::Always,
+        rule: "walk.one-of-to-any-of, walk.merge-all-of, cca.merge-combinator, google.collapse-nullable",
+        why: "renamed, or merged into their node; the branches' keywords are checked at the same position",
+    },
+    OtherDrop {
+        keys: &["required", "properties"],
+        when: When::Empty,
+        rule: "walk.required-null, walk.merge-all-of, google.filter-required, google.drop-empty-properties",
+        why: "a `required` that is null or empty, or an empty `properties`, constrains nothing",
+    },
+    OtherDrop {
+        keys: &["required", "properties", "items"],
+        when: When::GoogleFamily,
+        rule: "google.filter-required, google.drop-empty-properties, google.type-applicability",
+        why: "names without a property, an empty `properties`, or object and array keywords on a node of another \
+              type: Gemini rejects them and they admit nothing more",
+    },
+    OtherDrop {
+        keys: &["nullable"],
+        when: When::Always,
+        rule: "walk.nullable-remove, strict.keyword, google.isolate-any-of",
+        why: "the target's null policy: null is expressed by a `null` type or branch, or not at all (Code Assist), \
+              and `nullable: false` says nothing",
+    },
+    OtherDrop {
+        keys: &["*"],
+        when: When::NotKept,
+        rule: "target.keyword, strict.keyword",
+        why: "a key outside the target's keep-list (Google, Code Assist) or the strict keep-list that is not on the \
+              lift list: `additionalProperties`, `unevaluated*`, `x-*`, `deprecated`, `$dynamicRef`, unknown keys; \
+              the target does not accept it and it holds no constraint the contract asks to keep",
+    },
+];
+
+/// One step of a position's path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    /// A member of `properties`.
+    Property(String),
+    /// `items`.
+    Items,
+    /// An entry of `prefixItems` (or of a draft-07 array `items`).
+    Tuple(usize),
+    /// A schema `additionalProperties`.
+    Additional,
+    /// A member of `patternProperties`.
+    Pattern(String),
+    /// A member of `dependentSchemas` (or a schema member of draft-07 `dependencies`).
+    Dependent(String),
+    /// `not`, `if`, `then`, `else`, `contains`, `propertyNames`, `unevaluatedProperties`, `unevaluatedItems`.
+    Keyword(&'static str),
+}
+
+impl Step {
+    fn text(&self) -> String {
+        match self {
+            Step::Property(name) => format!("properties/{}", escape(name)),
+            Step::Items => "items".to_owned(),
+            Step::Tuple(at) => format!("prefixItems/{at}"),
+            Step::Additional => "additionalProperties".to_owned(),
+            Step::Pattern(re) => format!("patternProperties/{}", escape(re)),
+            Step::Dependent(name) => format!("dependentSchemas/{}", escape(name)),
+            Step::Keyword(k) => (*k).to_owned(),
+        }
+    }
+}
+
+/// The single-schema children that are steps of their own.
+const NAMED_STEPS: [&str; 8] = [
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A node of the input as the pipeline reads it: the layers of a reference chain (the target first, the
+/// referencing node's siblings last, so later layers win) at one position.
+struct Visit<'a> {
+    path: Vec<Step>,
+    pointer: String,
+    layers: Vec<&'a Map<String, Value>>,
+    /// For a union branch (at any depth of unions at this position): the type names of each node around it at the
+    /// same position, which it is in conjunction with; `None` outside unions.
+    branch_of: Option<Vec<Vec<String>>>,
+    /// Keys that a `$ref` sibling around this union branch replaces (siblings win, also over what the target's
+    /// unions merge in); their subtrees are not followed.
+    shadow: Vec<String>,
+}
+
+impl<'a> Visit<'a> {
+    /// The value of keyword `key` (camel case), reading a snake-case spelling first, the last layer first.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        let snake = SNAKE
+            .iter()
+            .find(|(_, camel)| *camel == key)
+            .map(|(s, _)| *s);
+        self.layers
+            .iter()
+            .rev()
+            .find_map(|layer| snake.and_then(|s| layer.get(s)).or_else(|| layer.get(key)))
+    }
+
+    /// Every keyword of the node, camel case, in first-seen order.
+    fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        for layer in &self.layers {
+            for key in layer.keys() {
+                let camel = SNAKE
+                    .iter()
+                    .find(|(s, _)| *s == key)
+                    .map_or(key.as_str(), |(_, c)| *c);
+                if !keys.iter().any(|k| k == camel) {
+                    keys.push(camel.to_owned());
+                }
+            }
+        }
+        keys
+    }
+
+    fn string(&self, key: &str) -> Option<String> {
+        self.get(key).and_then(Value::as_str).map(str::to_owned)
+    }
+
+    /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
+    /// from `properties`, `const` or a one-kind `enum`; empty when nothing says.
+    fn types(&self) -> Vec<String> {
+        match self.get("type") {
+            Some(Value::String(t)) => return vec![t.clone()],
+            Some(Value::Array(ts)) => {
+                return ts
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect();
+            }
+            _ => {}
+        }
+        if self.get("properties").is_some() {
+            return vec!["object".to_owned()];
+        }
+        let values: Vec<&Value> = match (self.get("const"), self.get("enum")) {
+            (Some(value), _) => vec![value],
+            (None, Some(Value::Array(values))) if !values.is_empty() => values.iter().collect(),
+            _ => return Vec::new(),
+        };
+        let kinds: HashSet<&str> = values.iter().map(|v| kind(v)).collect();
+        if kinds.len() == 1 {
+            kinds.into_iter().map(str::to_owned).collect()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+/// The JSON type name of a value (`integer` for a number without fraction or exponent).
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Whether two type names admit a common value (`integer` values are `number` values).
+fn overlap(a: &str, b: &str) -> bool {
+    a == b || matches!((a, b), ("integer", "number") | ("number", "integer"))
+}
+
+/// Resolves a local reference (`#` or `#/json/pointer`) inside `root`.
+fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    if fragment.is_empty() {
+        return Some(root);
+    }
+    if !fragment.starts_with('/') {
+        return None;
+    }
+    root.pointer(&percent_decode(fragment)?)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' {
+            let hex = text.get(at + 1..at + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            at += 3;
+        } else {
+            out.push(bytes[at]);
+            at += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// What the enumeration of an input met besides nodes.
+struct Enumerated<'a> {
+    root: &'a Value,
+    visits: Vec<Visit<'a>>,
+    /// References that are not local pointers, or that re-enter a reference being followed: the subtree below is
+    /// not checked.
+    unfollowed: usize,
+}
+
+/// The largest number of input nodes enumerated for one schema (the pipeline's own node budget is 32,768).
+const MAX_VISITS: usize = 200_000;
+
+/// Every node of `input` at a schema position, following local references and the draft upgrades.
+fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
+    struct Frame<'a> {
+        value: &'a Value,
+        path: Vec<Step>,
+        pointer: String,
+        refs: Vec<String>,
+        branch_of: Option<Vec<Vec<String>>>,
+        shadow: Vec<String>,
+    }
+    let mut out = Enumerated {
+        root: input,
+        visits: Vec::new(),
+        unfollowed: 0,
+    };
+    let mut stack = vec![Frame {
+        value: input,
+        path: Vec::new(),
+        pointer: String::new(),
+        refs: Vec::new(),
+        branch_of: None,
+        shadow: Vec::new(),
+    }];
+    while let Some(frame) = stack.pop() {
+        if out.visits.len() >= MAX_VISITS {
+            out.unfollowed += 1;
+            break;
+        }
+        let Value::Object(map) = frame.value else {
+            continue;
+        };
+        // The reference chain: each target below the node that refers to it.
+        let mut layers = vec![map];
+        let mut refs = frame.refs.clone();
+        let mut pointer = frame.pointer.clone();
+        let mut cut = false;
+        while let Some(Value::String(reference)) = layers[0].get("$ref") {
+            if refs.contains(reference) {
+                cut = true;
+                break;
+            }
+            match resolve(input, reference) {
+                Some(Value::Object(target)) => {
+                    refs.push(reference.clone());
+                    pointer = reference.trim_start_matches('#').to_owned();
+                    layers.insert(0, target);
+                }
+                _ => {
+                    cut = true;
+                    break;
+                }
+            }
+        }
+        if cut {
+            out.unfollowed += 1;
+        }
+        let visit = Visit {
+            path: frame.path.clone(),
+            pointer: pointer.clone(),
+            layers,
+            branch_of: frame.branch_of.clone(),
+            shadow: frame.shadow.clone(),
+        };
+        // The keys the referencing node's siblings give: they replace the target's, including what the target's
+        // unions would merge into it, so its union branches do not contribute them.
+        let mut branch_shadow = visit.shadow.clone();
+        if visit.layers.len() > 1 {
+            branch_shadow.extend(
+                map.keys()
+                    .filter(|k| !matches!(k.as_str(), "$ref" | "description"))
+                    .map(|k| {
+                        SNAKE
+                            .iter()
+                            .find(|(s, _)| *s == k)
+                            .map_or(k.clone(), |(_, c)| (*c).to_owned())
+                    }),
+            );
+        }
+        // Children under a key a sibling replaces, or under a key the node's own type makes vacuous (`properties`
+        // of an array), describe nothing the output must keep.
+        let own = visit.types();
+        let shadowed = |key: &str| {
+            visit.shadow.iter().any(|s| s == key)
+                || applies_to(key).is_some_and(|types| {
+                    !own.is_empty() && !own.iter().any(|t| types.contains(&t.as_str()))
+                })
+        };
+        let own_types = visit.types();
+        let mut push =
+            |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
+                let mut path = frame.path.clone();
+                let union = step.is_none();
+                path.extend(step);
+                stack.push(Frame {
+                    value,
+                    path,
+                    pointer: format!("{pointer}/{at}"),
+                    refs: refs.clone(),
+                    branch_of: branch,
+                    shadow: if union {
+                        branch_shadow.clone()
+                    } else {
+                        Vec::new()
+                    },
+                });
+            };
+        if !shadowed("properties")
+            && let Some(Value::Object(members)) = visit.get("properties")
+        {
+            for (name, child) in members {
+                push(
+                    child,
+                    Some(Step::Property(name.clone())),
+                    format!("properties/{}", escape(name)),
+                    None,
+                );
+            }
+        }
+        if !shadowed("patternProperties")
+            && let Some(Value::Object(members)) = visit.get("patternProperties")
+        {
+            for (re, child) in members {
+                push(
+                    child,
+                    Some(Step::Pattern(re.clone())),
+                    format!("patternProperties/{}", escape(re)),
+                    None,
+                );
+            }
+        }
+        for container in ["dependentSchemas", "dependencies"] {
+            if !shadowed(container)
+                && let Some(Value::Object(members)) = visit.get(container)
+            {
+                for (name, child) in members.iter().filter(|(_, c)| !c.is_array()) {
+                    push(
+                        child,
+                        Some(Step::Dependent(name.clone())),
+                        format!("{container}/{}", escape(name)),
+                        None,
+                    );
+                }
+            }
+        }
+        match visit.get("items").filter(|_| !shadowed("items")) {
+            Some(Value::Array(entries)) => {
+                for (at, child) in entries.iter().enumerate() {
+                    push(child, Some(Step::Tuple(at)), format!("items/{at}"), None);
+                }
+                if let Some(rest) = visit.get("additionalItems") {
+                    push(rest, Some(Step::Items), "additionalItems".to_owned(), None);
+                }
+            }
+            Some(items) => push(items, Some(Step::Items), "items".to_owned(), None),
+            None => {}
+        }
+        if !shadowed("prefixItems")
+            && let Some(Value::Array(entries)) = visit.get("prefixItems")
+        {
+            for (at, child) in entries.iter().enumerate() {
+                push(
+                    child,
+                    Some(Step::Tuple(at)),
+                    format!("prefixItems/{at}"),
+                    None,
+                );
+            }
+        }
+        if !shadowed("additionalProperties")
+            && let Some(additional @ Value::Object(_)) = visit.get("additionalProperties")
+        {
+            push(
+                additional,
+                Some(Step::Additional),
+                "additionalProperties".to_owned(),
+                None,
+            );
+        }
+        for keyword in NAMED_STEPS {
+            if !shadowed(keyword)
+                && let Some(child) = visit.get(keyword)
+            {
+                push(
+                    child,
+                    Some(Step::Keyword(keyword)),
+                    keyword.to_owned(),
+                    None,
+                );
+            }
+        }
+        for combinator in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(entries)) = visit.get(combinator) {
+                for (at, child) in entries.iter().enumerate() {
+                    let mut around = visit.branch_of.clone().unwrap_or_default();
+                    if !own_types.is_empty() {
+                        around.push(own_types.clone());
+                    }
+                    push(child, None, format!("{combinator}/{at}"), Some(around));
+                }
+            }
+        }
+        out.visits.push(visit);
+    }
+    out
+}
+
+/// The output nodes at every path asked for, computed once per path.
+struct OutputIndex<'a> {
+    root: &'a Value,
+    memo: HashMap<Vec<Step>, Vec<&'a Map<String, Value>>>,
+}
+
+impl<'a> OutputIndex<'a> {
+    fn new(root: &'a Value) -> Self {
+        OutputIndex {
+            root,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// `value` and every node reachable from it through union branches and local references.
+    fn expand(&self, value: &'a Value, into: &mut Vec<&'a Map<String, Value>>) {
+        let mut seen: HashSet<*const Map<String, Value>> =
+            into.iter().map(|m| *m as *const _).collect();
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            let Value::Object(map) = value else {
+                continue;
+            };
+            if !seen.insert(map as *const _) {
+                continue;
+            }
+            into.push(map);
+            for combinator in ["anyOf", "oneOf", "allOf"] {
+                if let Some(Value::Array(entries)) = map.get(combinator) {
+                    stack.extend(entries);
+                }
+            }
+            if let Some(target) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| resolve(self.root, r))
+            {
+                stack.push(target);
+            }
+        }
+    }
+
+    fn step(map: &'a Map<String, Value>, step: &Step) -> Option<&'a Value> {
+        match step {
+            Step::Property(name) => map.get("properties")?.get(name),
+            Step::Items => map.get("items").filter(|v| !v.is_array()),
+            Step::Tuple(at) => map.get("prefixItems")?.get(*at),
+            Step::Additional => map.get("additionalProperties").filter(|v| v.is_object()),
+            Step::Pattern(re) => map.get("patternProperties")?.get(re),
+            Step::Dependent(name) => map.get("dependentSchemas")?.get(name),
+            Step::Keyword(k) => map.get(*k),
+        }
+    }
+
+    /// The output nodes at `path`.
+    fn at(&mut self, path: &[Step]) -> Vec<&'a Map<String, Value>> {
+        if let Some(found) = self.memo.get(path) {
+            return found.clone();
+        }
+        let found = match path.split_last() {
+            None => {
+                let mut nodes = Vec::new();
+                self.expand(self.root, &mut nodes);
+                nodes
+            }
+            Some((last, parent)) => {
+                let parents = self.at(parent);
+                let mut nodes = Vec::new();
+                for map in parents {
+                    if let Some(child) = Self::step(map, last) {
+                        self.expand(child, &mut nodes);
+                    }
+                }
+                nodes
+            }
+        };
+        self.memo.insert(path.to_vec(), found.clone());
+        found
+    }
+}
+
+/// How each keyword the input holds at a surviving position was accounted for, summed over many checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Keywords checked.
+    pub(crate) checked: usize,
+    /// Still present at their position.
+    pub(crate) kept: usize,
+    /// Named with the `(keyword:` marker in a description at their position.
+    pub(crate) lifted: usize,
+    /// Inside a union branch or container named whole in a description at their position.
+    pub(crate) named: usize,
+    /// Written as an equivalent keyword (`const` as a one-value `enum`, a draft-04 bound as its exclusive form).
+    pub(crate) equivalent: usize,
+    /// Dropped by a listed rule, per rule.
+    pub(crate) dropped: BTreeMap<&'static str, usize>,
+    /// Input positions that do not survive (their keywords are not checked).
+    pub(crate) gone: usize,
+    /// References not followed (not local, or re-entering themselves).
+    pub(crate) unfollowed: usize,
+    /// Schemas skipped because the report says they fell back.
+    pub(crate) fell_back: usize,
+}
+
+impl Tally {
+    pub(crate) fn add(&mut self, other: &Tally) {
+        self.checked += other.checked;
+        self.kept += other.kept;
+        self.lifted += other.lifted;
+        self.named += other.named;
+        self.equivalent += other.equivalent;
+        for (rule, n) in &other.dropped {
+            *self.dropped.entry(rule).or_default() += n;
+        }
+        self.gone += other.gone;
+        self.unfollowed += other.unfollowed;
+        self.fell_back += other.fell_back;
+    }
+}
+
+/// The target and mode an output was made for, as the invariant needs them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mode {
+    /// Google or Code Assist (the Google keep-list and value rules).
+    pub(crate) google_family: bool,
+    /// Strict was effective (the report says strict).
+    pub(crate) strict: bool,
+}
+
+impl Mode {
+    pub(crate) fn of(target: Target, report: &Normalization) -> Mode {
+        let rules = target.rules().rules();
+        Mode {
+            google_family: rules.google_values,
+            strict: report.strict,
+        }
+    }
+}
+
+/// Checks the loss invariant for one output; returns the violations (empty when it holds) and the tally.
+pub(crate) fn check(
+    input: &Value,
+    output: &Value,
+    report: &Normalization,
+    mode: Mode,
+) -> (Vec<String>, Tally) {
+    let mut tally = Tally::default();
+    if report.used_fallback {
+        tally.fell_back = 1;
+        return (Vec::new(), tally);
+    }
+    check_enumerated(&enumerate(input), output, mode)
+}
+
+fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<String>, Tally) {
+    let mut tally = Tally {
+        unfollowed: input.unfollowed,
+        ..Tally::default()
+    };
+    let mut violations = Vec::new();
+    let mut index = OutputIndex::new(output);
+    for visit in &input.visits {
+        let nodes = index.at(&visit.path);
+        if nodes.is_empty() {
+            tally.gone += 1;
+            continue;
+        }
+        let descriptions: Vec<&str> = nodes
+            .iter()
+            .filter_map(|n| n.get("description").and_then(Value::as_str))
+            .collect();
+        for key in visit.keys() {
+            let Some(value) = visit.get(&key) else {
+                continue;
+            };
+            tally.checked += 1;
+            match account(input.root, visit, &key, value, &nodes, &descriptions, mode) {
+                Ok(Account::Kept) => tally.kept += 1,
+                Ok(Account::Lifted) => tally.lifted += 1,
+                Ok(Account::Named) => tally.named += 1,
+                Ok(Account::Equivalent) => tally.equivalent += 1,
+                Ok(Account::Dropped(rule)) => *tally.dropped.entry(rule).or_default() += 1,
+                Err(why) => violations.push(format!(
+                    "{key} at {} (input {}) {why}",
+                    path_text(&visit.path),
+                    if visit.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &visit.pointer
+                    }
+                )),
+            }
+        }
+    }
+    (violations, tally)
+}
+
+fn path_text(path: &[Step]) -> String {
+    if path.is_empty() {
+        return "the root".to_owned();
+    }
+    path.iter().map(Step::text).collect::<Vec<_>>().join("/")
+}
+
+enum Account {
+    Kept,
+    Lifted,
+    Named,
+    Equivalent,
+    Dropped(&'static str),
+}
+
+/// How keyword `key` of `visit` is accounted for in the output nodes at its position, or why it is not.
+fn account(
+    input: &Value,
+    visit: &Visit<'_>,
+    key: &str,
+    value: &Value,
+    nodes: &[&Map<String, Value>],
+    descriptions: &[&str],
+    mode: Mode,
+) -> Result<Account, String> {
+    let marker = format!("({key}:");
+    if nodes.iter().any(|n| n.contains_key(key)) {
+        return Ok(Account::Kept);
+    }
+    if descriptions.iter().any(|d| d.contains(&marker)) {
+        return Ok(Account::Lifted);
+    }
+    // Equivalent forms.
+    // A `const` written as an `enum` (`google.const-to-enum`, a merged union), which may be lifted in turn.
+    if key == "const"
+        && (nodes
+            .iter()
+            .any(|n| matches!(n.get("enum"), Some(Value::Array(values)) if values.contains(value)))
+            || descriptions.iter().any(|d| {
+                d.split_once("(enum: ")
+                    .is_some_and(|(_, rest)| rest.contains(&value.to_string()))
+            }))
+    {
+        return Ok(Account::Equivalent);
+    }
+    let exclusive = |bound: &str| match bound {
+        "minimum" => "exclusiveMinimum",
+        _ => "exclusiveMaximum",
+    };
+    if matches!(key, "minimum" | "maximum")
+        && visit.get(exclusive(key)) == Some(&Value::Bool(true))
+        && (nodes.iter().any(|n| n.contains_key(exclusive(key)))
+            || descriptions
+                .iter()
+                .any(|d| d.contains(&format!("({}:", exclusive(key)))))
+    {
+        return Ok(Account::Equivalent);
+    }
+    // A union branch or container removed and named whole in a description at this position.
+    if visit.branch_of.is_some() && named_in_fragment(key, descriptions, input) {
+        return Ok(Account::Named);
+    }
+    if visit.shadow.iter().any(|s| s == key) {
+        return Ok(Account::Dropped(SIBLINGS.rule));
+    }
+    let own_types = visit.types();
+    if vacuous(key, &own_types, nodes) {
+        return Ok(Account::Dropped(VACUOUS.rule));
+    }
+    // A branch whose types share no value with a node it is in conjunction with admits nothing.
+    if let Some(around) = &visit.branch_of
+        && !own_types.is_empty()
+        && around.iter().any(|types| {
+            !types
+                .iter()
+                .any(|t| own_types.iter().any(|o| overlap(o, t)))
+        })
+    {
+        return Ok(Account::Dropped(CONJUNCTION.rule));
+    }
+    let lifted = LIFT_LIST.contains(&key);
+    if lifted {
+        if matches!(key, "exclusiveMinimum" | "exclusiveMaximum") && value.is_boolean() {
+            return Ok(Account::Dropped(UPGRADE.rule));
+        }
+        return Err(
+            "is on the lift list but is neither kept nor named in a description there".to_owned(),
+        );
+    }
+    for drop in &OTHER_DROPS {
+        let listed = drop.keys.contains(&key) || drop.keys == ["*"];
+        let applies = match drop.when {
+            When::Always => true,
+            When::Empty => {
+                value.is_null()
+                    || value.as_array().is_some_and(Vec::is_empty)
+                    || value.as_object().is_some_and(Map::is_empty)
+            }
+            When::Array => value.is_array(),
+            When::NullBranch => {
+                mode.google_family
+                    && visit.branch_of.is_some()
+                    && visit.string("type").as_deref() == Some("null")
+            }
+            When::GoogleFamily => mode.google_family,
+            When::NotKept => {
+                (mode.google_family && !GOOGLE_KEEP.contains(&key))
+                    || (mode.strict && !STRICT_KEEP.contains(&key))
+            }
+        };
+        if listed && applies {
+            return Ok(Account::Dropped(drop.rule));
+        }
+    }
+    Err("disappeared, and no listed rule drops it there".to_owned())
+}
+
+/// The keywords that apply to one kind of value, and the types they apply to.
+fn applies_to(key: &str) -> Option<&'static [&'static str]> {
+    const NUMBER: &[&str] = &["number", "integer"];
+    const STRING: &[&str] = &["string"];
+    const ARRAY: &[&str] = &["array"];
+    const OBJECT: &[&str] = &["object"];
+    Some(match key {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => NUMBER,
+        "minLength" | "maxLength" | "pattern" | "contentEncoding" | "contentMediaType" => STRING,
+        "format" => &["string", "number", "integer"],
+        "minItems" | "maxItems" | "uniqueItems" | "contains" | "minContains" | "maxContains" => {
+            ARRAY
+        }
+        "minProperties"
+        | "maxProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "patternProperties"
+        | "propertyNames"
+        | "properties"
+        | "required"
+        | "additionalProperties"
+        | "unevaluatedProperties"
+        | "propertyOrdering" => OBJECT,
+        "items" | "prefixItems" | "unevaluatedItems" => ARRAY,
+        _ => return None,
+    })
+}
+
+/// Whether `key` applies to no value there: the input node's own types are all ones it does not apply to, or, for an
+/// untyped input node, every typed output node at the position has such a type and every untyped one is a pure union
+/// wrapper.
+fn vacuous(key: &str, own_types: &[String], nodes: &[&Map<String, Value>]) -> bool {
+    let Some(types) = applies_to(key) else {
+        return false;
+    };
+    if !own_types.is_empty() {
+        // A typed node: the keyword is vacuous when the node's own types exclude it; what the output admits does not
+        // matter (a typed union branch the output lost must be named, not excused).
+        return !own_types.iter().any(|t| types.contains(&t.as_str()));
+    }
+    let mut typed = false;
+    for node in nodes {
+        match node.get("type") {
+            Some(Value::String(t)) => {
+                if types.contains(&t.as_str()) {
+                    return false;
+                }
+                typed = true;
+            }
+            Some(_) => return false,
+            None if ["anyOf", "oneOf", "allOf"]
+                .iter()
+                .any(|c| node.contains_key(*c)) => {}
+            None => return false,
+        }
+    }
+    typed
+}
+
+/// Whether a `(anyOf:`, `(oneOf:` or `(allOf:` fragment of `descriptions` names a subtree that holds `key`, as a
+/// keyword of one of its schema objects or as a `(key:` marker in one of its descriptions. A fragment holds its
+/// value as written (root shaping lifts the combinator as it stood before its branches were walked), so a `$ref`
+/// inside it is followed into the input document.
+fn named_in_fragment(key: &str, descriptions: &[&str], input: &Value) -> bool {
+    let marker = format!("({key}:");
+    descriptions.iter().any(|description| {
+        ["(anyOf: ", "(oneOf: ", "(allOf: "].iter().any(|opening| {
+            description.match_indices(opening).any(|(at, _)| {
+                let rest = &description[at + opening.len()..];
+                let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                let Some(Ok(subtree)) = values.next() else {
+                    return false;
+                };
+                holds(&subtree, key, &marker, input)
+            })
+        })
+    })
+}
+
+fn holds(value: &Value, key: &str, marker: &str, input: &Value) -> bool {
+    let mut stack = vec![value];
+    let mut followed: HashSet<String> = HashSet::new();
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get("$ref")
+                    && followed.insert(reference.clone())
+                    && let Some(target) = resolve(input, reference)
+                {
+                    stack.push(target);
+                }
+                let snake = SNAKE
+                    .iter()
+                    .find(|(_, camel)| *camel == key)
+                    .map(|(s, _)| *s);
+                if map.contains_key(key)
+                    || snake.is_some_and(|s| map.contains_key(s))
+                    || map
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .is_some_and(|d| d.contains(marker))
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+// The tests.
+
+/// Normalizes a copy of `input` for `target` with `strict` (no memo, fixed environment).
+fn normalize(options: &Options, input: &Value) -> (Value, Normalization) {
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let mut value = input.clone();
+    let report = normalizer.normalize_with(options, &mut value);
+    (value, report)
+}
+
+/// Every built-in target, strict and not.
+fn configurations() -> Vec<(Target, bool)> {
+    Target::BUILTIN
+        .into_iter()
+        .flat_map(|t| [(t, false), (t, true)])
+        .collect()
+}
+
+fn config_name(target: Target, strict: bool) -> String {
+    format!("{}{}", target.name(), if strict { "+strict" } else { "" })
+}
+
+/// The strict outputs of the corpus, computed once, in the corpus's order: one per schema and target.
+fn strict_outputs(corpus: &corpus::Corpus) -> &'static Vec<Vec<(Value, Normalization)>> {
+    static OUTPUTS: OnceLock<Vec<Vec<(Value, Normalization)>>> = OnceLock::new();
+    OUTPUTS.get_or_init(|| {
+        let inputs: Vec<&Value> = corpus.entries.iter().map(|e| &e.schema.input).collect();
+        let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let chunk = inputs.len().div_ceil(workers).max(1);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = inputs
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|input| {
+                                Target::BUILTIN
+                                    .into_iter()
+                                    .map(|t| {
+                                        normalize(&Options::for_target(t).with_strict(true), input)
+                                    })
+                                    .collect::<Vec<_>>()
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a worker does not panic"))
+                .collect()
+        })
+    })
+}
+
+#[test]
+fn nothing_on_the_lift_list_vanishes_from_the_corpus() {
+    let Some(corpus) = corpus::corpus("loss::nothing_on_the_lift_list_vanishes_from_the_corpus")
+    else {
+        return;
+    };
+    corpus::assert_complete(corpus);
+    let strict = strict_outputs(corpus);
+    let mut problems = Vec::new();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    for (entry, strict_runs) in corpus.entries.iter().zip(strict) {
+        let enumerated = enumerate(&entry.schema.input);
+        for (run, (strict_out, strict_report)) in entry.runs.iter().zip(strict_runs) {
+            let Ok((out, report)) = &run.first else {
+                continue;
+            };
+            for (strict, out, report) in [(false, out, report), (true, strict_out, strict_report)] {
+                let name = config_name(run.target, strict);
+                let tally = tallies.entry(name.clone()).or_default();
+                if report.used_fallback {
+                    tally.fell_back += 1;
+                    continue;
+                }
+                let (violations, found) =
+                    check_enumerated(&enumerated, out, Mode::of(run.target, report));
+                tally.add(&found);
+                problems.extend(
+                    violations
+                        .into_iter()
+                        .map(|v| format!("{} @ {name}: {v}", entry.schema.id)),
+                );
+            }
+        }
+    }
+    for (name, t) in &tallies {
+        eprintln!(
+            "suite: loss corpus {name}: {} keywords checked: {} kept, {} lifted, {} named in a removed subtree, {} \
+             equivalent, {} dropped by a listed rule; {} positions gone, {} references not followed, {} fallbacks",
+            t.checked,
+            t.kept,
+            t.lifted,
+            t.named,
+            t.equivalent,
+            t.dropped.values().sum::<usize>(),
+            t.gone,
+            t.unfollowed,
+            t.fell_back
+        );
+    }
+    let mut by_rule: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in tallies.values() {
+        for (rule, n) in &t.dropped {
+            *by_rule.entry(rule).or_default() += n;
+        }
+    }
+    for drop in LIFT_DROPS {
+        eprintln!(
+            "suite: loss corpus deliberate drop {}: {} times: {} ({})",
+            drop.rule,
+            by_rule.get(drop.rule).copied().unwrap_or_default(),
+            drop.what,
+            drop.why
+        );
+    }
+    for drop in &OTHER_DROPS {
+        eprintln!(
+            "suite: loss corpus deliberate drop {}: {} times: {:?} ({})",
+            drop.rule,
+            by_rule.get(drop.rule).copied().unwrap_or_default(),
+            drop.keys,
+            drop.why
+        );
+    }
+    assert_eq!(tallies.len(), 12, "every target, strict and not");
+    assert!(
+        problems.is_empty(),
+        "{} keywords vanished without a trace; by keyword and configuration: {:?}\n{}",
+        problems.len(),
+        summary(&problems),
+        problems
+            .iter()
+            .take(60)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Counts violations by keyword and configuration (`<id> @ <config>: <keyword> at ...`).
+fn summary(problems: &[String]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for problem in problems {
+        let config = problem
+            .split_once(" @ ")
+            .and_then(|(_, rest)| rest.split_once(": "))
+            .map_or(("", ""), |(config, rest)| {
+                (config, rest.split(' ').next().unwrap_or(""))
+            });
+        *counts
+            .entry(format!("{} {}", config.1, config.0))
+            .or_default() += 1;
+    }
+    counts
+}
+
+#[test]
+fn nothing_on_the_lift_list_vanishes_from_generated_schemas() {
+    crate::invariants::run_property(
+        "nothing_on_the_lift_list_vanishes_from_generated_schemas",
+        &crate::invariants::document(),
+        |input| {
+            let enumerated = enumerate(&input);
+            for (target, strict) in configurations() {
+                let (out, report) =
+                    normalize(&Options::for_target(target).with_strict(strict), &input);
+                if report.used_fallback {
+                    continue;
+                }
+                let (violations, _) =
+                    check_enumerated(&enumerated, &out, Mode::of(target, &report));
+                proptest::prop_assert!(
+                    violations.is_empty(),
+                    "{}: {:?}\ninput {}\noutput {}",
+                    config_name(target, strict),
+                    violations,
+                    input,
+                    out
+                );
+            }
+            Ok(())
+        },
+    );
+}
+
+/// A custom target with a built-in rule set whose lifting of one keyword is removed: every `(keyword: …)` fragment
+/// is erased again after each node is walked, as if the rule that lifts the keyword dropped it instead.
+#[derive(Debug)]
+struct Forgetful {
+    rules: RuleSet,
+    keyword: &'static str,
+}
+
+impl TargetRules for Forgetful {
+    fn id(&self) -> &str {
+        "forgetful"
+    }
+
+    fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    fn leave(&self, node: &mut Value, _cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        forget(node, self.keyword);
+        Ok(())
+    }
+}
+
+/// Removes every `(keyword: …)` fragment (up to its balancing parenthesis) from every description in `value`.
+fn forget(value: &mut Value, keyword: &str) {
+    let marker = format!("({keyword}:");
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(text)) = map.get_mut("description") {
+                    while let Some(start) = text.find(&marker) {
+                        let mut depth = 0usize;
+                        let mut end = text.len();
+                        for (at, c) in text[start..].char_indices() {
+                            match c {
+                                '(' => depth += 1,
+                                ')' => {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        end = start + at + 1;
+                                        break;
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        text.replace_range(start..end, "");
+                        *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    }
+                    if text.is_empty() {
+                        map.shift_remove("description");
+                    }
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+}
+
+/// A schema at property `a` holding `keyword` with a value some target lifts.
+fn holding(keyword: &str) -> Value {
+    let string = |k: &str, v: Value| json!({"type": "string", k: v});
+    let object = |k: &str, v: Value| json!({"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "string"}}, k: v});
+    let array = |k: &str, v: Value| json!({"type": "array", "items": {"type": "string"}, "contains": {"type": "string"}, k: v});
+    let node = match keyword {
+        "default" => string(keyword, json!("x")),
+        "examples" => string(keyword, json!(["x"])),
+        "pattern" => string(keyword, json!("^[a-z]+$")),
+        "format" => string(keyword, json!("email")),
+        "minLength" | "maxLength" => string(keyword, json!(2)),
+        "contentEncoding" => string(keyword, json!("base64")),
+        "contentMediaType" => string(keyword, json!("text/plain")),
+        "readOnly" | "writeOnly" => string(keyword, json!(true)),
+        "if" | "then" | "else" => string(keyword, json!({"maxLength": 5})),
+        "not" => string(keyword, json!({"enum": ["x"]})),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+            json!({"type": "number", keyword: 1})
+        }
+        "multipleOf" => json!({"type": "number", keyword: 2}),
+        "enum" => json!({"type": "integer", keyword: [1, 2]}),
+        "const" => json!({"type": "integer", keyword: 3}),
+        "minItems" | "maxItems" | "minContains" | "maxContains" => array(keyword, json!(2)),
+        "uniqueItems" => array(keyword, json!(true)),
+        "contains" => {
+            json!({"type": "array", "items": {"type": "string"}, keyword: {"type": "string"}})
+        }
+        "minProperties" | "maxProperties" => object(keyword, json!(1)),
+        "dependentRequired" => object(keyword, json!({"b": ["c"]})),
+        "dependentSchemas" => object(keyword, json!({"b": {"required": ["c"]}})),
+        "patternProperties" => object(keyword, json!({"^x": {"type": "string"}})),
+        "propertyNames" => object(keyword, json!({"maxLength": 3})),
+        other => panic!("no schema written for {other}"),
+    };
+    json!({"type": "object", "properties": {"a": node}})
+}
+
+#[test]
+fn the_invariant_catches_a_rule_set_that_drops_any_lift_list_keyword() {
+    // For every lift-list keyword and every built-in configuration that lifts it: the built-in output passes the
+    // invariant; the same rule set with that keyword's lifting removed (a custom target that erases the fragment)
+    // gives the same output without the fragment, and the invariant names the keyword at the property.
+    let mut caught: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for keyword in LIFT_LIST {
+        let input = holding(keyword);
+        for (target, strict) in configurations() {
+            let options = Options::for_target(target).with_strict(strict);
+            let (out, report) = normalize(&options, &input);
+            let node = &out["properties"]["a"];
+            let marker = format!("({keyword}:");
+            let lifted = !report.used_fallback
+                && node.get(keyword).is_none()
+                && node["description"]
+                    .as_str()
+                    .is_some_and(|d| d.contains(&marker));
+            if !lifted {
+                continue;
+            }
+            let name = config_name(target, strict);
+            let (violations, _) = check(&input, &out, &report, Mode::of(target, &report));
+            assert!(
+                violations.is_empty(),
+                "{keyword} on {name}: the built-in fails: {violations:?}"
+            );
+
+            let forgetful: &'static Forgetful = Box::leak(Box::new(Forgetful {
+                rules: *target.rules().rules(),
+                keyword,
+            }));
+            let mutated = Options::for_target(Target::custom(forgetful)).with_strict(strict);
+            let (lost, lost_report) = normalize(&mutated, &input);
+            let mut expected = out.clone();
+            forget(&mut expected, keyword);
+            assert_eq!(
+                lost, expected,
+                "{keyword} on {name}: the mutation only erases the fragment"
+            );
+            let (violations, _) =
+                check(&input, &lost, &lost_report, Mode::of(target, &lost_report));
+            assert!(
+                violations
+                    .iter()
+                    .any(|v| v.starts_with(&format!("{keyword} at properties/a "))),
+                "{keyword} on {name}: dropping its lifting is not caught: {violations:?} in {lost}"
+            );
+            caught.entry(keyword).or_default().push(name);
+        }
+    }
+    eprintln!("suite: loss mutations caught: {caught:?}");
+    let missing: Vec<&str> = LIFT_LIST
+        .iter()
+        .copied()
+        .filter(|k| !caught.contains_key(k))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no configuration lifts these keywords from their test schema, so their mutation was not tried: {missing:?}"
+    );
+}
+
+/// The invariant on a hand-written input and output, for Chat (`google_family` false) or Google, without strict.
+fn violations(input: &Value, output: &Value, google_family: bool) -> (Vec<String>, Tally) {
+    let mode = Mode {
+        google_family,
+        strict: false,
+    };
+    check_enumerated(&enumerate(input), output, mode)
+}
+
+#[test]
+fn a_keyword_kept_lifted_or_named_passes_and_a_lost_one_fails() {
+    let input = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a$", "x-ui": 1}}});
+    let kept = violations(&input, &input, false);
+    assert!(kept.0.is_empty() && kept.1.kept == 5, "{kept:?}");
+    let lifted = json!({"type": "object", "properties": {"a": {"type": "string", "description": "(pattern: ^a$)"}}});
+    let (found, tally) = violations(&input, &lifted, true);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        (
+            tally.lifted,
+            tally.dropped.get("target.keyword, strict.keyword")
+        ),
+        (1, Some(&1))
+    );
+    // Chat keeps `x-ui`, so there it may not vanish; neither may the pattern anywhere.
+    let (found, _) = violations(&input, &lifted, false);
+    assert_eq!(
+        found,
+        [
+            "x-ui at properties/a (input /properties/a) disappeared, and no listed rule drops it there"
+        ]
+    );
+    let lost = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let (found, _) = violations(&input, &lost, true);
+    assert_eq!(
+        found,
+        [
+            "pattern at properties/a (input /properties/a) is on the lift list but is neither kept nor named in a \
+          description there"
+        ]
+    );
+}
+
+#[test]
+fn removed_subtrees_named_in_a_description_do_not_survive() {
+    // A union narrowed to one branch, the other named whole: its keywords are accounted for by the fragment.
+    let input = json!({"type": "object", "properties": {"to": {"anyOf": [
+        {"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}
+    ]}}});
+    let narrowed = json!({"type": "object", "properties": {"to": {"type": "string",
+        "description": "(anyOf: [{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1}])"}}});
+    let (found, tally) = violations(&input, &narrowed, true);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        (tally.named, tally.gone),
+        (2, 1),
+        "items and minItems named, `to/items` gone"
+    );
+    let unnamed = json!({"type": "object", "properties": {"to": {"type": "string"}}});
+    assert_eq!(
+        violations(&input, &unnamed, true).0.len(),
+        1,
+        "minItems vanished"
+    );
+    // A property removed and named, and a recursion cut below a depth, leave no node at their positions.
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", "maxLength": 3}}});
+    let omitted = json!({"type": "object", "properties": {"a": {"type": "string"}}, "description": "(omitted b: regex)"});
+    let (found, tally) = violations(&input, &omitted, true);
+    assert!(found.is_empty() && tally.gone == 1, "{found:?} {tally:?}");
+}
+
+#[test]
+fn references_and_equivalent_forms_are_followed() {
+    // The input is read through its references, siblings winning; a `const` may come out as a one-value `enum`.
+    let input = json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "description": "region"}},
+        "$defs": {"R": {"type": "string", "const": "cn", "description": "target's"}}});
+    let output = json!({"type": "object", "properties": {"r": {"type": "string", "enum": ["cn"], "description": "region"}}});
+    let (found, tally) = violations(&input, &output, true);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(tally.equivalent, 1);
+    assert_eq!(tally.dropped.get("resolve.drop-definitions"), Some(&1));
+    // Without the enum the `const` is lost.
+    let output =
+        json!({"type": "object", "properties": {"r": {"type": "string", "description": "region"}}});
+    let (found, _) = violations(&input, &output, true);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("const at properties/r (input /$defs/R)"),
+        "{found:?}"
+    );
+}
