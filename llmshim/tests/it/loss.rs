@@ -529,17 +529,13 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 cut = true;
                 break;
             }
-            match resolve(input, reference) {
-                Some(Value::Object(target)) => {
-                    refs.push(reference.clone());
-                    pointer = reference.trim_start_matches('#').to_owned();
-                    layers.insert(0, target);
-                }
-                _ => {
-                    cut = true;
-                    break;
-                }
-            }
+            let Some(Value::Object(target)) = resolve(input, reference) else {
+                cut = true;
+                break;
+            };
+            refs.push(reference.clone());
+            reference.trim_start_matches('#').clone_into(&mut pointer);
+            layers.insert(0, target);
         }
         if cut {
             out.unfollowed += 1;
@@ -711,13 +707,13 @@ impl<'a> OutputIndex<'a> {
     /// `value` and every node reachable from it through union branches and local references.
     fn expand(&self, value: &'a Value, into: &mut Vec<&'a Map<String, Value>>) {
         let mut seen: HashSet<*const Map<String, Value>> =
-            into.iter().map(|m| *m as *const _).collect();
+            into.iter().map(|m| std::ptr::from_ref(*m)).collect();
         let mut stack = vec![value];
         while let Some(value) = stack.pop() {
             let Value::Object(map) = value else {
                 continue;
             };
-            if !seen.insert(map as *const _) {
+            if !seen.insert(std::ptr::from_ref(map)) {
                 continue;
             }
             into.push(map);
@@ -971,8 +967,7 @@ fn account(
     {
         return Ok(Account::Dropped(CONJUNCTION.rule));
     }
-    let lifted = LIFT_LIST.contains(&key);
-    if lifted {
+    if LIFT_LIST.contains(&key) {
         if matches!(key, "exclusiveMinimum" | "exclusiveMaximum") && value.is_boolean() {
             return Ok(Account::Dropped(UPGRADE.rule));
         }
@@ -981,7 +976,7 @@ fn account(
         );
     }
     for drop in &OTHER_DROPS {
-        let listed = drop.keys.contains(&key) || drop.keys == ["*"];
+        let named = drop.keys.contains(&key) || drop.keys == ["*"];
         let applies = match drop.when {
             When::Always => true,
             When::Empty => {
@@ -1001,7 +996,7 @@ fn account(
                     || (mode.strict && !STRICT_KEEP.contains(&key))
             }
         };
-        if listed && applies {
+        if named && applies {
             return Ok(Account::Dropped(drop.rule));
         }
     }
@@ -1049,23 +1044,17 @@ fn vacuous(key: &str, own_types: &[String], nodes: &[&Map<String, Value>]) -> bo
         // matter (a typed union branch the output lost must be named, not excused).
         return !own_types.iter().any(|t| types.contains(&t.as_str()));
     }
-    let mut typed = false;
+    let mut any_typed = false;
     for node in nodes {
         match node.get("type") {
-            Some(Value::String(t)) => {
-                if types.contains(&t.as_str()) {
-                    return false;
-                }
-                typed = true;
-            }
-            Some(_) => return false,
+            Some(Value::String(t)) if !types.contains(&t.as_str()) => any_typed = true,
             None if ["anyOf", "oneOf", "allOf"]
                 .iter()
                 .any(|c| node.contains_key(*c)) => {}
-            None => return false,
+            _ => return false,
         }
     }
-    typed
+    any_typed
 }
 
 /// Whether a `(anyOf:`, `(oneOf:` or `(allOf:` fragment of `descriptions` names a subtree that holds `key`, as a
@@ -1320,7 +1309,7 @@ struct Forgetful {
 }
 
 impl TargetRules for Forgetful {
-    fn id(&self) -> &str {
+    fn id(&self) -> &'static str {
         "forgetful"
     }
 
