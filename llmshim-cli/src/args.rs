@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::builder::BoolValueParser;
-use clap::{ArgAction, Args, Parser, Subcommand};
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 use llmshim::schema::{Nullable, Target};
 
 use crate::options::{parse_nullable, parse_target};
@@ -37,13 +37,20 @@ pub enum Command {
     Output(TargetArgs),
     /// Normalize an MCP tool's `inputSchema` (the target is always mcp): `{"output": <tool>, "report": R}`.
     McpTool(McpToolArgs),
-    /// Explain what normalizing a schema for a target does, as text, diagnostics forced on.
+    /// Explain what normalizing a schema for a target does: the resulting schema, then one sentence per change.
     ///
-    /// Line 1 is `changed=<b> used_fallback=<b> strict=<b> bypassed=<b>`, then one line
-    /// `<kind>\t<rule>\t<pointer>` per change, then `reason\t<kind>\t<pointer>\t<message>` when there is a reason.
-    Explain(TargetArgs),
-    /// Normalize a schema for several targets (every built-in target by default) and report each:
-    /// `{"results": [{"target": T, "report": R}…]}`; exit status 1 when some target falls back.
+    /// The schema is indented (coloured on a terminal), or with --diff a unified diff from the input; then one line
+    /// `<pointer>: <what happened>. Why: <reason> (<rule>)` per change in document order, the root written
+    /// `(root)`; then, for a fallback or a strict demotion, the line that says where and why. `--format tsv` prints
+    /// the tab-separated form instead: `changed=<b> used_fallback=<b> strict=<b> bypassed=<b>`, then
+    /// `<kind>\t<rule>\t<pointer>` per change in the order performed, then `reason\t<kind>\t<pointer>\t<message>`
+    /// when there is a reason.
+    Explain(ExplainArgs),
+    /// Normalize a schema for several targets (every built-in target by default) and report each.
+    ///
+    /// On a terminal: a table, one row per target (unchanged, rewritten with the number of changes, narrowed,
+    /// demoted or fallback with the reason). With --json, or when standard output is not a terminal:
+    /// `{"results": [{"target": T, "report": R}…]}`. Exit status 1 when some target falls back.
     Check(CheckArgs),
     /// Validate an instance against a schema locally: `{"valid": bool, "errors": [<line>…]}`; exit status 1 when
     /// the instance is invalid.
@@ -115,6 +122,54 @@ pub struct TargetArgs {
     pub file: Option<PathBuf>,
 }
 
+/// When to colour the text of `explain`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, ValueEnum)]
+#[non_exhaustive]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The text forms of `explain`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, ValueEnum)]
+#[non_exhaustive]
+pub enum ExplainFormat {
+    /// The resulting schema and one sentence per change.
+    #[default]
+    Text,
+    /// The flags line, one tab-separated line per change, and the reason line.
+    Tsv,
+}
+
+/// The arguments of `explain`.
+#[derive(Clone, Debug, Args)]
+#[non_exhaustive]
+pub struct ExplainArgs {
+    /// The target.
+    #[arg(long, value_name = "T", value_parser = parse_target, help = target_help())]
+    pub target: Target,
+    /// Show a unified diff from the input to the resulting schema instead of the schema.
+    #[arg(long)]
+    pub diff: bool,
+    /// The output form.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+    /// When to colour the text.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// The normalization flags (diagnostics are always on; --pretty changes nothing).
+    #[command(flatten)]
+    pub options: OptionArgs,
+    /// The schema; standard input when `-` or absent.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
 /// The arguments of `mcp-tool`.
 #[derive(Clone, Debug, Args)]
 #[non_exhaustive]
@@ -134,6 +189,12 @@ pub struct CheckArgs {
     /// A target to check (repeatable); every built-in target when none is given.
     #[arg(long = "target", value_name = "T", value_parser = parse_target, help = check_target_help())]
     pub targets: Vec<Target>,
+    /// Print the JSON answer even on a terminal.
+    #[arg(long)]
+    pub json: bool,
+    /// When to colour the table.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// The normalization flags.
     #[command(flatten)]
     pub options: OptionArgs,

@@ -22,7 +22,7 @@ mod read;
 mod write;
 
 pub use read::{ParseError, from_str};
-pub use write::write;
+pub use write::{write, write_painted};
 
 use serde_json::{Map, Value};
 

@@ -8,8 +8,8 @@
 //! llmshim tools     --target <T> [OPTIONS] [FILE]
 //! llmshim output    --target <T> [OPTIONS] [FILE]
 //! llmshim mcp-tool  [OPTIONS] [FILE]
-//! llmshim explain   --target <T> [OPTIONS] [FILE]
-//! llmshim check     [--target <T>]... [OPTIONS] [FILE]
+//! llmshim explain   --target <T> [--diff] [--format text|tsv] [--color auto|always|never] [OPTIONS] [FILE]
+//! llmshim check     [--target <T>]... [--json] [--color auto|always|never] [OPTIONS] [FILE]
 //! llmshim validate  --schema <FILE> [--max-errors <N>] [--no-format-assertion] [FILE]
 //! llmshim recover   --target <T> --error <FILE> [OPTIONS] [FILE]
 //! llmshim batch     [FILE]
@@ -28,8 +28,9 @@
 //! let code = main_with(["llmshim", "explain", "--target", "google"], &mut io);
 //! assert_eq!(code, 0);
 //! let text = String::from_utf8(stdout).unwrap();
-//! assert_eq!(text.lines().next(), Some("changed=true used_fallback=false strict=false bypassed=false"));
-//! assert!(text.contains("lifted\tgoogle.format-lift\t/properties/email/format"));
+//! let (schema, changes) = text.split_once("\n\n").unwrap();
+//! assert!(schema.contains("\"description\": \"(format: email)\""));
+//! assert!(changes.starts_with("/properties/email/format: moved `format` into the node's description"));
 //! ```
 //!
 //! Answer batch lines, each with its own options and environment:
@@ -54,10 +55,14 @@
 pub mod api;
 pub mod args;
 pub mod batch;
+pub mod console;
+pub mod diff;
 pub mod error;
+pub mod explain;
 pub mod input;
 pub mod json;
 pub mod options;
 pub mod recover;
 pub mod report;
 pub mod run;
+pub mod table;

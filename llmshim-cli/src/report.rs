@@ -1,4 +1,5 @@
-//! Writing answers: one JSON document per line (compact or indented by two spaces) and the `explain` text.
+//! Writing answers: one JSON document per line (compact or indented by two spaces) and the tab-separated `explain`
+//! lines of `--format tsv`.
 
 use std::io::{self, Write};
 
@@ -25,7 +26,8 @@ pub fn write_json(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Resul
     out.write_all(b"\n")
 }
 
-/// Writes the `explain` text for `report`: the four flags, one line per change, then the reason.
+/// Writes the tab-separated `explain` lines for `report` (`explain --format tsv`): the four flags, one line per change
+/// in the order performed, then the reason.
 ///
 /// # Errors
 ///

@@ -1,6 +1,7 @@
 //! Running a parsed command line: reading the input, calling the facade, writing the answer and the exit status.
 
 mod check;
+mod explain;
 mod recover;
 mod validate;
 
@@ -10,15 +11,15 @@ use std::path::Path;
 
 use clap::Parser;
 use llmshim::schema::{Normalizer, Options, Target};
-use serde_json::Value;
 
 use crate::api::Api;
 use crate::args::{BatchArgs, Cli, Command, OptionArgs, TargetArgs};
 use crate::batch::{BatchError, Runner};
+use crate::console::Console;
 use crate::error::CliError;
 use crate::input::{display_name, is_stdin, open_lines, read_document};
 use crate::json;
-use crate::report::{fallback_note, write_explain, write_json};
+use crate::report::{fallback_note, write_json};
 
 /// The exit status of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,9 +60,11 @@ pub struct Io<'a> {
     pub stderr: &'a mut dyn Write,
 }
 
-/// Parses `args` (the program name first) and runs the command; returns the exit status code.
+/// Parses `args` (the program name first) and runs the command as if standard output were a pipe; returns the exit
+/// status code.
 ///
 /// Help and version go to `io.stdout` with status 0; usage errors go to `io.stderr` with status 2.
+/// [`main_on`] runs for a terminal instead.
 ///
 /// ```
 /// use llmshim_cli::run::{main_with, Io};
@@ -85,8 +88,30 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    main_on(args, io, Console::Pipe)
+}
+
+/// [`main_with`] for standard output connected to `console`: `explain` colours its text and `check` prints a table
+/// on a terminal. The binary passes `Console::detect(stdout.is_terminal())`.
+///
+/// ```
+/// use llmshim_cli::console::Console;
+/// use llmshim_cli::run::{main_on, Io};
+///
+/// let mut stdin = &br#"{"type": "object", "properties": {}}"#[..];
+/// let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+/// let mut io = Io { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+/// let code = main_on(["llmshim", "check", "--target", "mcp"], &mut io, Console::Terminal { color: false });
+/// assert_eq!(code, 0);
+/// assert_eq!(String::from_utf8(stdout).unwrap(), "target  result     details\nmcp     unchanged\n");
+/// ```
+pub fn main_on<I, T>(args: I, io: &mut Io<'_>, console: Console) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     match Cli::try_parse_from(args) {
-        Ok(cli) => run(&cli.command, io).code(),
+        Ok(cli) => run_on(&cli.command, io, console).code(),
         Err(err) => {
             let text = err.render().to_string();
             let stream: &mut dyn Write = if err.use_stderr() {
@@ -101,8 +126,14 @@ where
     }
 }
 
-/// Runs one subcommand; errors are written to `io.stderr` as `llmshim: error: <message>` and give status 2.
+/// Runs one subcommand as if standard output were a pipe; errors are written to `io.stderr` as
+/// `llmshim: error: <message>` and give status 2.
 pub fn run(command: &Command, io: &mut Io<'_>) -> Status {
+    run_on(command, io, Console::Pipe)
+}
+
+/// [`run`] for standard output connected to `console`.
+pub fn run_on(command: &Command, io: &mut Io<'_>, console: Console) -> Status {
     let result = match command {
         Command::Normalize(args) => single(Api::Normalize, args, io),
         Command::Tools(args) => single(Api::Tools, args, io),
@@ -117,8 +148,8 @@ pub fn run(command: &Command, io: &mut Io<'_>) -> Status {
                 io,
             )
         }
-        Command::Explain(args) => explain(args, io),
-        Command::Check(args) => check::run(args, io),
+        Command::Explain(args) => explain::run(args, io, console),
+        Command::Check(args) => check::run(args, io, console),
         Command::Validate(args) => validate::run(args, io),
         Command::Recover(args) => recover::run(args, io),
         Command::Batch(args) => batch(args, io),
@@ -159,16 +190,6 @@ fn one(
     let written = write_json(io.stdout, &answer, flags.pretty);
     json::dismantle(answer);
     written?;
-    Ok(Status::Success)
-}
-
-/// `explain`: the text format, diagnostics forced on.
-fn explain(args: &TargetArgs, io: &mut Io<'_>) -> Result<Status, CliError> {
-    let options = args.options.options(args.target).with_diagnostics(true);
-    let mut schema: Value = read_document(args.file.as_deref(), io.stdin)?;
-    let report = Normalizer::new(args.options.env()).normalize_with(&options, &mut schema);
-    json::dismantle(schema);
-    write_explain(io.stdout, &report)?;
     Ok(Status::Success)
 }
 

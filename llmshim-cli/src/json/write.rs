@@ -8,6 +8,8 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
+use crate::console::Paint;
+
 /// One piece of output still to be written.
 enum Piece<'a> {
     /// A value, at a nesting level (for pretty indentation of its members).
@@ -39,6 +41,37 @@ enum Piece<'a> {
 /// assert_eq!(pretty, serde_json::to_vec_pretty(&value).unwrap());
 /// ```
 pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()> {
+    write_with(out, value, pretty, Paint::new(false))
+}
+
+/// Writes `value` indented by two spaces per level, without a trailing newline, with keys, strings and other
+/// scalars coloured by `paint` (byte for byte [`write()`]'s pretty text when `paint` is off).
+///
+/// # Errors
+///
+/// The writer's error.
+///
+/// ```
+/// use llmshim_cli::console::Paint;
+/// use llmshim_cli::json::write_painted;
+/// use serde_json::json;
+///
+/// let mut plain = Vec::new();
+/// write_painted(&mut plain, &json!({"a": [true]}), Paint::new(false)).unwrap();
+/// assert_eq!(plain, b"{\n  \"a\": [\n    true\n  ]\n}");
+/// let mut coloured = Vec::new();
+/// write_painted(&mut coloured, &json!({"a": "b"}), Paint::new(true)).unwrap();
+/// assert_eq!(
+///     String::from_utf8(coloured).unwrap(),
+///     "{\n  \u{1b}[34m\"a\"\u{1b}[0m: \u{1b}[32m\"b\"\u{1b}[0m\n}"
+/// );
+/// ```
+pub fn write_painted(out: &mut dyn Write, value: &Value, paint: Paint) -> io::Result<()> {
+    write_with(out, value, true, paint)
+}
+
+/// The writer behind [`write()`] and [`write_painted`].
+fn write_with(out: &mut dyn Write, value: &Value, pretty: bool, paint: Paint) -> io::Result<()> {
     let mut stack = vec![Piece::Value(value, 0)];
     while let Some(piece) = stack.pop() {
         match piece {
@@ -48,6 +81,10 @@ pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()>
                 for _ in 0..level {
                     out.write_all(b"  ")?;
                 }
+            }
+            Piece::Key(key) if paint.is_on() => {
+                out.write_all(paint.key(&serde_json::to_string(key)?).as_bytes())?;
+                out.write_all(if pretty { b": " } else { b":" })?;
             }
             Piece::Key(key) => {
                 serde_json::to_writer(&mut *out, key)?;
@@ -88,6 +125,15 @@ pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()>
             }
             Piece::Value(Value::Array(_), _) => out.write_all(b"[]")?,
             Piece::Value(Value::Object(_), _) => out.write_all(b"{}")?,
+            Piece::Value(scalar, _) if paint.is_on() => {
+                let text = serde_json::to_string(scalar)?;
+                let painted = if scalar.is_string() {
+                    paint.string(&text)
+                } else {
+                    paint.literal(&text)
+                };
+                out.write_all(painted.as_bytes())?;
+            }
             Piece::Value(scalar, _) => serde_json::to_writer(&mut *out, scalar)?,
         }
     }

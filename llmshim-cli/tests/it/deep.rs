@@ -3,7 +3,8 @@
 
 use std::thread;
 
-use llmshim_cli::run::{Io, main_with};
+use llmshim_cli::console::Console;
+use llmshim_cli::run::{Io, main_on};
 use serde_json::{Value, json};
 
 use crate::support::llmshim;
@@ -34,6 +35,11 @@ fn deep_messages_request() -> String {
 
 /// Runs `args` with `stdin` in this process on a thread with a 2 MiB stack; returns status, stdout and stderr.
 fn run_small(args: &[&str], stdin: String) -> (u8, String, String) {
+    run_small_on(args, stdin, Console::Pipe)
+}
+
+/// [`run_small`] with standard output connected to `console`.
+fn run_small_on(args: &[&str], stdin: String, console: Console) -> (u8, String, String) {
     let mut command = vec!["llmshim".to_owned()];
     command.extend(args.iter().map(|&a| a.to_owned()));
     thread::Builder::new()
@@ -47,7 +53,7 @@ fn run_small(args: &[&str], stdin: String) -> (u8, String, String) {
                 stderr: &mut stderr,
             };
 
-            let code = main_with(command, &mut io);
+            let code = main_on(command, &mut io, console);
             (
                 code,
                 String::from_utf8(stdout).unwrap(),
@@ -112,9 +118,29 @@ fn a_deep_schema_falls_back_with_budget_depth_in_every_schema_subcommand() {
     assert_eq!(code, 0);
     assert_eq!(fallback_kind(&out).as_deref(), Some("budget_depth"));
 
-    let (code, out, _) = run_small(&["explain", "--target", "google"], deep_schema());
+    let (code, out, _) = run_small(
+        &["explain", "--target", "google", "--format", "tsv"],
+        deep_schema(),
+    );
     assert_eq!(code, 0);
     assert!(out.contains("reason\tbudget_depth\t"), "{out}");
+    let (code, out, _) = run_small(&["explain", "--target", "google"], deep_schema());
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("{\n  \"type\": \"object\",\n  \"properties\": {}\n}\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(": the schema cannot be made acceptable here (budget_depth: "),
+        "{out}"
+    );
+    // The input indents into gigabytes, so the diff says so in one line instead.
+    let (code, out, _) = run_small(&["explain", "--target", "google", "--diff"], deep_schema());
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("(no diff: the indented input or output passes 64 MiB)\n"),
+        "{out}"
+    );
 
     let (code, out, err) = run_small(&["check"], deep_schema());
     assert_eq!(code, 1, "every target falls back: {err}");
@@ -126,6 +152,17 @@ fn a_deep_schema_falls_back_with_budget_depth_in_every_schema_subcommand() {
         .map(|r| &r["report"]["fallback_reason"]["kind"])
         .collect();
     assert_eq!(kinds, [&json!("budget_depth"); 6]);
+
+    let terminal = Console::Terminal { color: false };
+    let (code, out, _) = run_small_on(&["check"], deep_schema(), terminal);
+    assert_eq!(code, 1);
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), llmshim::schema::Target::BUILTIN.len(), "{out}");
+    assert!(
+        rows.iter()
+            .all(|row| row.contains(" fallback  budget_depth at ")),
+        "{out}"
+    );
 }
 
 #[test]

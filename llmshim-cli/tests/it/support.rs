@@ -4,6 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use llmshim_cli::console::Console;
+use llmshim_cli::run::{Io, main_on};
 use serde_json::Value;
 
 /// The three flags every run starts without, so that the caller's shell cannot change the results.
@@ -32,6 +34,11 @@ impl Run {
             self.stdout
         );
         serde_json::from_str(lines[0]).unwrap()
+    }
+
+    /// Standard output as one JSON document (indented over several lines).
+    pub(crate) fn json_pretty(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap()
     }
 
     /// Every line of standard output, parsed.
@@ -80,6 +87,32 @@ pub(crate) fn llmshim(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
         code: output.status.code().unwrap(),
         stdout: String::from_utf8(output.stdout).unwrap(),
         stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+/// Runs `llmshim args…` in this process with `stdin`, standard output connected to `console` (a terminal or a pipe),
+/// in the process environment; fails when one of the three flags is set there, since it would change the answers.
+pub(crate) fn in_process(args: &[&str], stdin: &str, console: Console) -> Run {
+    for flag in FLAGS {
+        assert!(
+            std::env::var_os(flag).is_none(),
+            "unset {flag} to run the command-line tests"
+        );
+    }
+    let mut command = vec!["llmshim"];
+    command.extend_from_slice(args);
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let mut input = stdin.as_bytes();
+    let mut io = Io {
+        stdin: &mut input,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+    };
+    let code = main_on(command, &mut io, console);
+    Run {
+        code: i32::from(code),
+        stdout: String::from_utf8(stdout).unwrap(),
+        stderr: String::from_utf8(stderr).unwrap(),
     }
 }
 
