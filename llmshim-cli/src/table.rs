@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use llmshim::schema::{ChangeKind, FallbackReason, Normalization};
+use llmshim::schema::{ChangeKind, FallbackReason, Normalization, Outcome};
 
 use crate::console::Paint;
 use crate::explain::show_pointer;
@@ -55,15 +55,16 @@ pub enum Verdict {
     },
     /// The schema was replaced by the fallback.
     Fallback {
-        /// Why.
-        reason: FallbackReason,
+        /// Why (the library always gives a reason; a hand-built report may not).
+        reason: Option<FallbackReason>,
     },
     /// Normalization was bypassed.
     Bypassed,
 }
 
 impl Verdict {
-    /// The verdict of `report`: a fallback first, then a strict demotion, a narrowing, any change, or none.
+    /// The verdict of `report`: its outcome (a bypass, a fallback, a strict demotion, a rewrite or nothing), with a
+    /// rewrite that narrows told apart.
     ///
     /// A report does not carry a narrowed flag yet, so narrowing is read from the changes of kind `narrowed`.
     pub fn of(report: &Normalization) -> Self {
@@ -73,18 +74,18 @@ impl Verdict {
             .iter()
             .filter(|c| c.kind == ChangeKind::Narrowed)
             .count();
-        match &report.fallback_reason {
-            _ if report.bypassed => Verdict::Bypassed,
-            Some(reason) if report.used_fallback => Verdict::Fallback {
-                reason: reason.clone(),
+        match report.outcome() {
+            Outcome::Bypassed => Verdict::Bypassed,
+            Outcome::FellBack(reason) => Verdict::Fallback {
+                reason: reason.cloned(),
             },
-            Some(reason) => Verdict::Demoted {
+            Outcome::Demoted(reason) => Verdict::Demoted {
                 reason: reason.clone(),
                 changes,
             },
-            None if narrowed > 0 => Verdict::Narrowed { changes, narrowed },
-            None if report.changed => Verdict::Rewritten { changes },
-            None => Verdict::Unchanged,
+            Outcome::Rewritten if narrowed > 0 => Verdict::Narrowed { changes, narrowed },
+            Outcome::Rewritten => Verdict::Rewritten { changes },
+            _ => Verdict::Unchanged,
         }
     }
 
@@ -119,7 +120,10 @@ impl Verdict {
                 format!("{}, {narrowed} narrowing", count(*changes))
             }
             Verdict::Demoted { reason, changes } => format!("{}; {}", why(reason), count(*changes)),
-            Verdict::Fallback { reason } => why(reason),
+            Verdict::Fallback {
+                reason: Some(reason),
+            } => why(reason),
+            Verdict::Fallback { reason: None } => "no reason was recorded".to_owned(),
             Verdict::Bypassed => "normalization was bypassed".to_owned(),
         }
     }

@@ -104,7 +104,7 @@ proptest! {
 #[test]
 fn past_the_table_limit_the_middle_is_removed_then_added() {
     // Two texts of different lines whose table would pass the limit, between a shared first and last line.
-    let side = (MAX_CELLS as f64).sqrt() as usize + 2;
+    let side = MAX_CELLS.isqrt() + 2;
     let old: Vec<String> = (0..side).map(|i| format!("old {i}")).collect();
     let new: Vec<String> = (0..side).map(|i| format!("new {i}")).collect();
     let mut a: Vec<&str> = vec!["{"];
