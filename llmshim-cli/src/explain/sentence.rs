@@ -44,16 +44,13 @@ const SCHEMA_VALUES: [&str; 11] = [
 
 /// Rules whose changes always name a whole node, even where its pointer ends in a keyword that holds one schema
 /// (`/items` for the item schema, closed by `strict.close-object`).
-const NODE_RULES: [&str; 9] = [
+const NODE_RULES: [&str; 6] = [
     "strict.close-object",
     "strict.nullable-optional",
     "strict.demoted",
     "openai.strict-limits",
     "anthropic.request-budget",
     "output.wrap",
-    "walk.narrow-any",
-    "target.omit-property",
-    "resolve.unroll-recursion",
 ];
 
 /// The longest value or description a sentence quotes, in bytes; longer ones are cut with `…`.
@@ -285,7 +282,7 @@ fn keyword_sentence(
         "google.collapse-nullable" => {
             return format!("collapsed {k} into its one branch that is not null");
         }
-        "google.const-to-enum" | "gjs.const-to-enum" => {
+        "google.const-to-enum" => {
             return format!("turned {k} into a one-value `enum`");
         }
         _ => {}
@@ -360,15 +357,6 @@ fn node_sentence(change: &Change, now: Option<&Value>) -> String {
         }
         ("output.wrap", _) => {
             "wrapped the schema as the `response` property of an object".to_owned()
-        }
-        ("walk.narrow-any", _) => {
-            "gave this node, which accepted any value, `type: \"string\"`".to_owned()
-        }
-        ("target.omit-property", _) => {
-            "removed this optional part; the enclosing node's description names it".to_owned()
-        }
-        ("resolve.unroll-recursion", _) => {
-            "cut the recursion here after a fixed number of expansions".to_owned()
         }
         (_, ChangeKind::Dropped) => "removed this node".to_owned(),
         (_, ChangeKind::Lifted) => "moved this node into the description".to_owned(),
