@@ -16,6 +16,7 @@
 
 mod convert;
 mod options;
+mod rejection;
 mod report;
 
 use llmshim::schema::{self, Normalizer, Options};
@@ -186,6 +187,47 @@ fn validate<'py>(
     }
 }
 
+/// Reads a provider's error body for the wire `request` that `target`'s tool translation produced: the rejection's
+/// dict form, or `None` when the body names nothing the request has.
+#[pyfunction]
+fn locate<'py>(
+    py: Python<'py>,
+    request: &Bound<'py, PyAny>,
+    body: &[u8],
+    target: &str,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let target = options::target(target).map_err(|p| option_error(py, p))?;
+    let request = json_of(py, request)?;
+    let body = String::from_utf8_lossy(body).into_owned();
+    let found = py.detach(move || {
+        let found = llmshim::rejection::locate(target, &request, &body);
+        dismantle(request);
+        found.map(|r| r.to_json())
+    });
+    found.map(|r| to_python(py, r)).transpose()
+}
+
+/// Degrades the one tool a rejection names by one step: `(request, degrade report)`.
+#[pyfunction]
+#[pyo3(signature = (request, rejection, target, options = None))]
+fn degrade<'py>(
+    py: Python<'py>,
+    request: &Bound<'py, PyAny>,
+    rejection: &Bound<'py, PyAny>,
+    target: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let options = options_for(py, target, false, options)?;
+    let rejection = rejection::read(&json_of(py, rejection)?)
+        .map_err(|p| error(py, "InputError", &p.message, &p.pointer))?;
+    let mut value = json_of(py, request)?;
+    let (value, report) = py.detach(move || {
+        let report = llmshim::rejection::degrade(&options, &mut value, &rejection);
+        (value, rejection::degraded(&report))
+    });
+    Ok((to_python(py, value)?, to_python(py, report)?))
+}
+
 /// The native module: the functions above, and the limits the package documents.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -195,6 +237,9 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(prepare_output, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(validate, module)?)?;
+    module.add_function(wrap_pyfunction!(locate, module)?)?;
+    module.add_function(wrap_pyfunction!(degrade, module)?)?;
+    module.add("MAX_KEYWORD_STEPS", llmshim::rejection::MAX_KEYWORD_STEPS)?;
     module.add("MAX_VALUES", convert::MAX_VALUES)?;
     module.add("OPTION_NAMES", options::NAMES.to_vec())?;
     module.add("VERSION", env!("CARGO_PKG_VERSION"))?;

@@ -35,11 +35,17 @@ __all__ = [
     "ToolsReport",
     "OutputReport",
     "Validation",
+    "Rejection",
+    "DegradeReport",
+    "STEPS",
+    "MAX_KEYWORD_STEPS",
     "normalize",
     "normalize_tools",
     "prepare_output",
     "check",
     "validate",
+    "locate",
+    "degrade",
 ]
 
 __version__: str = _native.VERSION
@@ -49,6 +55,12 @@ TARGETS: tuple[str, ...] = ("chat", "responses", "anthropic", "google", "cca", "
 
 #: The most JSON values one argument may hold once converted (an ``InputError`` beyond).
 MAX_VALUES: int = _native.MAX_VALUES
+
+#: The steps ``degrade`` takes, lightest first.
+STEPS: tuple[str, ...] = ("keyword", "strict", "node", "fallback")
+
+#: At most this many keyword steps are taken on one schema before ``degrade`` moves on to the other steps.
+MAX_KEYWORD_STEPS: int = _native.MAX_KEYWORD_STEPS
 
 #: The keyword options every normalizing function accepts besides ``strict``.
 OPTION_NAMES: tuple[str, ...] = tuple(_native.OPTION_NAMES)
@@ -71,7 +83,8 @@ class LlmshimError(ValueError):
 class InputError(LlmshimError):
     """An argument is not JSON: an object of another type, a non-string dict key, a non-finite float, an integer
     beyond any float, a string with a lone surrogate, a container that contains itself, or more than ``MAX_VALUES``
-    values. ``pointer`` locates the offending value inside the argument."""
+    values. ``pointer`` locates the offending value inside the argument. Also raised for a ``locate`` body that is
+    not ``str`` or ``bytes`` and a ``degrade`` rejection that is not one (``pointer`` names the bad member)."""
 
 
 class OptionError(LlmshimError):
@@ -166,6 +179,50 @@ class Validation:
         return self.valid
 
 
+@dataclass(frozen=True)
+class Rejection:
+    """What a provider's rejection names (``locate``'s answer, ``degrade``'s argument).
+
+    ``site`` is ``"tool"`` (``tool`` is the index in the request's ``tools``; ``declaration`` the index in that
+    tool's ``functionDeclarations`` for ``google`` and ``cca``) or ``"output_schema"`` (the structured-output
+    schema). ``pointer`` is the JSON Pointer of the rejected node inside that schema and ``keyword`` the offending
+    keyword, each ``None`` when the body names none; ``message`` is the provider's sentence."""
+
+    site: str
+    tool: int | None = None
+    declaration: int | None = None
+    pointer: str | None = None
+    keyword: str | None = None
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the command line's ``recover`` and the batch ``recover`` api print."""
+        return {
+            "site": self.site,
+            "tool": self.tool,
+            "declaration": self.declaration,
+            "pointer": self.pointer,
+            "keyword": self.keyword,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class DegradeReport:
+    """What ``degrade`` did: the site it changed (as in ``Rejection``), the ``step`` taken (one of ``STEPS``, or
+    ``None`` when nothing changed, ``reason`` then says why) and the degraded schema's ``report``."""
+
+    site: str
+    tool: int | None
+    declaration: int | None
+    step: str | None
+    report: Report
+    reason: str | None
+
+    def __bool__(self) -> bool:
+        return self.step is not None
+
+
 def _report_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
     reason = raw["fallback_reason"]
     return {
@@ -222,3 +279,33 @@ def validate(schema: Any, instance: Any) -> Validation:
     Raises ``SchemaError`` when the schema does not compile."""
     valid, errors = _native.validate(schema, instance)
     return Validation(valid, tuple(errors))
+
+
+def locate(request: Any, body: str | bytes, target: str) -> Rejection | None:
+    """Reads a provider's 400 ``body`` (raw text, the provider's JSON envelope, or either quoted in a log line) for
+    the wire ``request`` that ``normalize_tools(..., target)`` produced: the ``Rejection`` naming the tool, location
+    and keyword, or ``None`` when the body is not a rejection the target's provider writes or names a tool the
+    request does not have (it never guesses). Only the first 4 MiB of the body are read."""
+    if isinstance(body, str):
+        raw = body.encode("utf-8", "replace")
+    elif isinstance(body, (bytes, bytearray, memoryview)):
+        raw = bytes(body)
+    else:
+        raise InputError(f"the body must be str or bytes, not {type(body).__name__}", "")
+    found = _native.locate(request, raw, target)
+    return None if found is None else Rejection(**found)
+
+
+def degrade(request: Any, rejection: Rejection | Mapping[str, Any], target: str, **options: Any) -> tuple[Any, DegradeReport]:
+    """Degrades the one tool (or declaration, or output schema) ``rejection`` names in the wire ``request`` by one
+    step and leaves every other tool as it was: ``(new request, report)``. The steps, lightest first: lift the
+    named keyword into its node's description wherever it occurs (at most ``MAX_KEYWORD_STEPS`` times per schema),
+    send a ``strict: true`` tool with ``strict: false``, strip the named node down to ``type`` and ``description``,
+    replace the schema by the fallback. ``report.step`` is ``None`` when nothing is left to do; send the request
+    again otherwise. ``options`` are those of ``normalize`` (``diagnostics=True`` records the changes)."""
+    if isinstance(rejection, Rejection):
+        rejection = rejection.to_dict()
+    out, raw = _native.degrade(request, rejection, target, options)
+    return out, DegradeReport(
+        raw["site"], raw["tool"], raw["declaration"], raw["step"], Report._from(raw["report"]), raw["reason"]
+    )

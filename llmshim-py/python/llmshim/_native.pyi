@@ -5,6 +5,7 @@ from typing import Any, Mapping, Sequence
 VERSION: str
 MAX_VALUES: int
 OPTION_NAMES: list[str]
+MAX_KEYWORD_STEPS: int
 
 def normalize(
     schema: Any, target: str, strict: bool = False, options: Mapping[str, Any] | None = None
@@ -22,3 +23,7 @@ def check(
     options: Mapping[str, Any] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]: ...
 def validate(schema: Any, instance: Any) -> tuple[bool, list[str]]: ...
+def locate(request: Any, body: bytes, target: str) -> dict[str, Any] | None: ...
+def degrade(
+    request: Any, rejection: Any, target: str, options: Mapping[str, Any] | None = None
+) -> tuple[Any, dict[str, Any]]: ...
