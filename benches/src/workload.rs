@@ -1,12 +1,14 @@
 //! The benchmark workloads of the behaviour contract and a generator of valid tool arguments.
 //!
 //! [`transform_request`] builds the synthetic transform request for one tool count, and
-//! [`mcp_corpus`] builds the real-corpus requests from the shared MCP tool files.
+//! [`mcp_corpus`] builds the real-corpus requests from the shared MCP tool files, and [`batch_lines`] the
+//! `llmshim batch` input that sends them through every target.
 //! [`input_schemas`] takes the tool schemas out of such a request, and [`generated_schemas`] reads
 //! the schemas that schema generators (pydantic, zod) produced, for the stage benches.
 //! [`valid_instance`] makes one plausible argument object for a tool schema, for benches and tests
 //! that need a valid instance without hand-writing one.
 
+use llmshim::schema::Target;
 use serde_json::{Map, Number, Value, json};
 
 use crate::testdata;
@@ -65,6 +67,41 @@ pub fn mcp_corpus() -> Option<Vec<(String, Value)>> {
         })
         .collect();
     Some(corpus)
+}
+
+/// Returns the batch workload: the lines of `llmshim batch` input that send the whole MCP corpus through every
+/// target, or `None` when the test data is absent.
+///
+/// Per [`mcp_corpus`] request and per built-in target (`Target::BUILTIN`, by its command-line name), one `tools` line with all the file's tools (as the
+/// real-corpus benchmark sends them), then one `normalize` line per tool schema with strict off and one with strict
+/// on; after the targets, one `mcp_tool` line per tool. The command line's corpus test asserts how many lines the
+/// shared test data gives, and `cargo xtask batch` times `llmshim batch` over them.
+///
+/// # Panics
+///
+/// Panics as [`mcp_corpus`] does on a corrupt corpus file.
+pub fn batch_lines() -> Option<Vec<Value>> {
+    let mut lines = Vec::new();
+    for (_, request) in mcp_corpus()? {
+        let tools = request["tools"].as_array().cloned().unwrap_or_default();
+        for target in Target::BUILTIN.map(|t| t.to_string()) {
+            lines.push(json!({"api": "tools", "target": target, "input": {"tools": tools}}));
+            for strict in [false, true] {
+                for tool in &tools {
+                    if let Some(schema) = tool.get("inputSchema") {
+                        lines.push(json!({
+                            "name": tool["name"], "api": "normalize", "target": target, "strict": strict,
+                            "input": schema
+                        }));
+                    }
+                }
+            }
+        }
+        for tool in &tools {
+            lines.push(json!({"api": "mcp_tool", "input": tool}));
+        }
+    }
+    Some(lines)
 }
 
 /// Returns the `inputSchema` of every tool in the `tools` array of an [`mcp_corpus`] request, in order.

@@ -3,14 +3,18 @@
 // xtask is a command-line tool: printing to stdout and stderr is how it reports.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod batch;
 mod bench;
 mod bless;
 mod ci;
 mod citations;
+mod fuzz;
 mod host;
 mod layers;
 mod metadata;
+mod props;
 mod ranks;
+mod record;
 mod release;
 mod reliability;
 mod rules;
@@ -27,15 +31,21 @@ const USAGE: &str = "\
 usage: cargo xtask <verb>
 
 verbs:
+  batch    time the release `llmshim batch` over the MCP corpus for every target (--runs N, 5 by
+           default) and write the batch section of RELIABILITY.md with its README quote
   bench    run the criterion benches and write the README's results table
            (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
   bless    run the tests with UPDATE_EXPECT=1, rewriting the blessable cases in */tests/cases/
            (never the hand-written tests/golden/), then list the case files that changed
   ci       run every gate in order: fmt check, clippy, tests, layers, tidy, release
+  fuzz     run every fuzz target of fuzz/ (cargo-fuzz and nightly needed) for --seconds N each
+           (300 by default; target names pick some) and write the fuzz section of RELIABILITY.md with its README quote
   layers   check crate dependencies against the rank table in ARCHITECTURE.md
   release  check the declared rust-version against this toolchain and the licence files, then
            package every publishable crate (verified in rank order) and build the docs with -D warnings
-  reliability  run each adversarial input in its own process and write RELIABILITY.md
+  props    run the property tests with --cases N (10,000 by default) on a fresh seed (or --seed S)
+           and write the props section of RELIABILITY.md with its README quote
+  reliability  run each adversarial input in its own process and write its section of RELIABILITY.md
   rules    regenerate RULES.md, the rule reference, from llmshim/src/rules/
   suite    run the conformance and corpus tests with test data required and print their
            pass and expected-failure counts per draft and per target
@@ -47,8 +57,16 @@ verbs:
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench") {
-        let outcome = metadata::workspace_root().and_then(|root| bench::run(&root, &args[1..]));
+    // The verbs that take arguments.
+    let with_arguments: Option<VerbWithArguments> = match args.first().map(String::as_str) {
+        Some("batch") => Some(batch::run),
+        Some("bench") => Some(bench::run),
+        Some("fuzz") => Some(fuzz::run),
+        Some("props") => Some(props::run),
+        _ => None,
+    };
+    if let Some(verb) = with_arguments {
+        let outcome = metadata::workspace_root().and_then(|root| verb(&root, &args[1..]));
         return match outcome {
             Ok(code) => ExitCode::from(code),
             Err(message) => {
@@ -99,6 +117,9 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A verb that takes arguments: the workspace root and the arguments after the verb, giving an exit code.
+type VerbWithArguments = fn(&std::path::Path, &[String]) -> Result<u8, String>;
 
 /// Turns a check's verdict into a process exit code.
 fn exit_code(passed: bool) -> u8 {

@@ -9,6 +9,7 @@
 //! built-in targets (see `targets`).
 //! Comments cite only what the rule reference `RULES.md` defines, and no section of the behaviour contract (see
 //! `citations`).
+//! The README's quotes of RELIABILITY.md's recorded runs say what the file says (see `record`).
 //! Build output (the root's `target*` folders and any folder holding a `CACHEDIR.TAG`), fuzzing output
 //! and hidden folders other than `.cargo`, `.ci`, `.config` and `.github` are skipped.
 
@@ -129,6 +130,16 @@ pub(crate) fn check_workspace(root: &Path, packages: &[Package]) -> Result<Vec<P
     }
     problems.extend(crate::targets::check(root)?);
     problems.extend(crate::citations::check(root, &files)?);
+    let read = |name: &str| {
+        fs::read_to_string(root.join(name)).map_err(|e| format!("cannot read {name}: {e}"))
+    };
+    for message in crate::record::check_quotes(&read("README.md")?, &read(crate::record::FILE)?) {
+        problems.push(Problem {
+            path: PathBuf::from("README.md"),
+            line: None,
+            message,
+        });
+    }
     for package in packages {
         let rel = package
             .manifest_path

@@ -1,14 +1,14 @@
 //! The MCP tool corpus through `llmshim batch` for every target: one answer per line, no error lines, and the
-//! throughput printed on stderr.
+//! throughput printed on stderr (`cargo xtask batch` measures it on a release build and records it in RELIABILITY.md).
 
 use std::time::Instant;
 
-use llmshim_benches::testdata::{mcp_tool_files, read_json, require};
-use serde_json::{Value, json};
+use llmshim::schema::Target;
+use llmshim_benches::testdata::{mcp_tool_files, require};
+use llmshim_benches::workload::batch_lines;
+use serde_json::Value;
 
 use crate::support::llmshim;
-
-const TARGETS: [&str; 6] = ["chat", "responses", "anthropic", "google", "cca", "mcp"];
 
 /// How many batch lines the MCP corpus of the shared test data gives (63 files, 725 tools).
 const LINES: usize = 9_803;
@@ -18,25 +18,7 @@ fn every_mcp_tool_for_every_target() {
     let Some(_) = require("llmshim-cli corpus batch") else {
         return;
     };
-    let mut lines = Vec::new();
-    for path in mcp_tool_files() {
-        let file = read_json(&path).unwrap();
-        let tools = file["tools"].as_array().cloned().unwrap_or_default();
-        for target in TARGETS {
-            // One request per file with all its tools, as the real-corpus benchmark sends them.
-            lines.push(json!({"api": "tools", "target": target, "input": {"tools": tools}}));
-            for strict in [false, true] {
-                for tool in &tools {
-                    if let Some(schema) = tool.get("inputSchema") {
-                        lines.push(json!({"name": tool["name"], "api": "normalize", "target": target, "strict": strict, "input": schema}));
-                    }
-                }
-            }
-        }
-        for tool in &tools {
-            lines.push(json!({"api": "mcp_tool", "input": tool}));
-        }
-    }
+    let lines = batch_lines().unwrap_or_default();
     // The README publishes this count: per file, one `tools` line and one `normalize` line per tool schema and strict
     // flag for each of six targets, and one `mcp_tool` line per tool.
     assert_eq!(
@@ -74,7 +56,7 @@ fn every_mcp_tool_for_every_target() {
          {rate:.0} lines/s ({} build of the binary)",
         lines.len(),
         mcp_tool_files().len(),
-        TARGETS.len(),
+        Target::BUILTIN.len(),
         elapsed.as_secs_f64(),
         if cfg!(debug_assertions) {
             "debug"

@@ -652,3 +652,71 @@ fn the_order_check_sees_a_swap_and_the_reference_scan_sees_nested_refs() {
         .collect();
     assert_eq!(with_ref, ["/properties/$ref/anyOf/0"]);
 }
+
+/// Set in the child process of [`a_partial_test_data_folder_fails_the_corpus_tests_naming_what_is_missing`].
+const PARTIAL_PROBE: &str = "LLMSHIM_PARTIAL_PROBE";
+
+#[test]
+fn a_partial_test_data_folder_fails_the_corpus_tests_naming_what_is_missing() {
+    // A copy of the shared test data without the last 20 MCP tool files and one SchemaStore file (links to the real
+    // files, in a temporary folder); this test binary runs one corpus test on it in a child process, as CI would run
+    // the whole suite, and that test must fail with a message naming the missing files.
+    if std::env::var_os(PARTIAL_PROBE).is_some() {
+        return;
+    }
+    let Some(root) = testdata::require("a partial test data folder") else {
+        return;
+    };
+    let manifest = testdata::manifest();
+    let mcp: Vec<&String> = manifest
+        .iter()
+        .filter(|p| p.starts_with("mcp-tools/"))
+        .collect();
+    let mut left_out: Vec<&String> = mcp[mcp.len().saturating_sub(20)..].to_vec();
+    left_out.extend(manifest.iter().find(|p| p.starts_with("schemastore/")));
+    assert_eq!(
+        left_out.len(),
+        21,
+        "the manifest lists MCP and SchemaStore files"
+    );
+    let dir = std::env::temp_dir().join(format!("llmshim-partial-testdata-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for path in &manifest {
+        if left_out.contains(&path) {
+            continue;
+        }
+        let link = dir.join(path);
+        std::fs::create_dir_all(link.parent().expect("a file has a folder"))
+            .expect("temporary folder");
+        std::os::unix::fs::symlink(root.join(path), &link).expect("a link in the temporary folder");
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args([
+            "corpus::corpus_normalization_is_idempotent",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .env(testdata::ENV_TESTDATA, &dir)
+        .env(testdata::ENV_REQUIRE, "1")
+        .env(PARTIAL_PROBE, "1")
+        .output()
+        .expect("the test binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !out.status.success(),
+        "the corpus test passed on a partial folder:\n{text}"
+    );
+    assert!(
+        text.contains("TEST DATA INCOMPLETE")
+            && text.contains(&format!("lacks 21 of {} files", manifest.len()))
+            && text.contains("mcp-tools: 20 missing: ")
+            && text.contains(left_out[0].as_str())
+            && text.contains(&format!("schemastore: 1 missing: {}", left_out[20])),
+        "the failure does not name what is missing:\n{text}"
+    );
+}
