@@ -10,6 +10,7 @@
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
+use llmshim::schema::Target;
 use llmshim_benches::testdata;
 use llmshim_benches::workload::batch_lines;
 
@@ -25,7 +26,7 @@ fn main() -> ExitCode {
         eprintln!("batch_lines: {missing}");
         return ExitCode::from(1);
     }
-    let lines = batch_lines().unwrap_or_default();
+    let lines = batch_lines(&Target::BUILTIN.map(|t| t.to_string())).unwrap_or_default();
     let mut out = BufWriter::new(std::io::stdout().lock());
     for line in &lines {
         if writeln!(out, "{line}").is_err() {

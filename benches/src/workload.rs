@@ -8,7 +8,6 @@
 //! [`valid_instance`] makes one plausible argument object for a tool schema, for benches and tests
 //! that need a valid instance without hand-writing one.
 
-use llmshim::schema::Target;
 use serde_json::{Map, Number, Value, json};
 
 use crate::testdata;
@@ -72,7 +71,8 @@ pub fn mcp_corpus() -> Option<Vec<(String, Value)>> {
 /// Returns the batch workload: the lines of `llmshim batch` input that send the whole MCP corpus through every
 /// target, or `None` when the test data is absent.
 ///
-/// Per [`mcp_corpus`] request and per built-in target (`Target::BUILTIN`, by its command-line name), one `tools` line with all the file's tools (as the
+/// Per [`mcp_corpus`] request and per target of `targets` (command-line names; the callers pass every built-in
+/// target from `Target::BUILTIN`, which this kit cannot depend on), one `tools` line with all the file's tools (as the
 /// real-corpus benchmark sends them), then one `normalize` line per tool schema with strict off and one with strict
 /// on; after the targets, one `mcp_tool` line per tool. The command line's corpus test asserts how many lines the
 /// shared test data gives, and `cargo xtask batch` times `llmshim batch` over them.
@@ -80,11 +80,11 @@ pub fn mcp_corpus() -> Option<Vec<(String, Value)>> {
 /// # Panics
 ///
 /// Panics as [`mcp_corpus`] does on a corrupt corpus file.
-pub fn batch_lines() -> Option<Vec<Value>> {
+pub fn batch_lines(targets: &[String]) -> Option<Vec<Value>> {
     let mut lines = Vec::new();
     for (_, request) in mcp_corpus()? {
         let tools = request["tools"].as_array().cloned().unwrap_or_default();
-        for target in Target::BUILTIN.map(|t| t.to_string()) {
+        for target in targets {
             lines.push(json!({"api": "tools", "target": target, "input": {"tools": tools}}));
             for strict in [false, true] {
                 for tool in &tools {

@@ -60,6 +60,8 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
         .map_err(|e| format!("cannot run cargo test: {e}"))?;
     let total = started.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // Cargo's and the tests' own messages, shown after the run since they were read for the `props:` lines.
+    eprint!("{stderr}");
     let mut outcomes = Vec::new();
     for (name, _) in PROPERTIES {
         let short = name.rsplit("::").next().unwrap_or(name);
