@@ -241,7 +241,8 @@ fn render(
         "Generated schemas (nested objects, references and cycles, combinators in both spellings, type arrays, \
          patterns, keyword-like literals and every keyword of the contract's lift list) through the facade's property \
          tests; each property runs the cases saved in `llmshim/proptest-regressions/invariants.txt` first, then \
-         {cases} new ones. `cargo test` runs the same properties with 64 cases on a fixed seed."
+         {} new ones. `cargo test` runs the same properties with 64 cases on a fixed seed.",
+        group_digits(cases)
     );
     let _ = writeln!(out);
     let _ = writeln!(
