@@ -60,6 +60,7 @@ struct Run {
 /// Builds, writes the input, runs the batch `--runs` times and writes the `batch` section and its README quote.
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
     let runs = parse_args(args)?;
+    let machine = reliability::machine_and_load();
     let exe = build(root)?;
     let input = write_input(root)?;
     let text =
@@ -83,14 +84,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
     let commit = record::commit(root);
     let date = reliability::today();
     let summary = summary(lines, &measured, &commit, &date);
-    let body = render(
-        lines,
-        &measured,
-        &commit,
-        &reliability::machine(),
-        &date,
-        &summary,
-    );
+    let body = render(lines, &measured, &commit, &machine, &date, &summary);
     record::publish(root, "batch", &body, &summary)?;
     println!(
         "batch: wrote the batch section of {} and its quote in README.md",

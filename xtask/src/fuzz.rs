@@ -45,6 +45,7 @@ struct Run {
 /// Checks the tools, seeds, builds and runs the targets, then writes the `fuzz` section.
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
     let (seconds, targets) = parse_args(args)?;
+    let machine = reliability::machine_and_load();
     let fuzz = root.join("fuzz");
     let cargo_fuzz = tool_version(&fuzz, &["+nightly", "fuzz", "--version"]).ok_or(
         "cargo-fuzz or the nightly toolchain is missing: run `cargo install cargo-fuzz` and \
@@ -94,7 +95,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
         seconds,
         &commit,
         &format!("{cargo_fuzz}; {nightly}"),
-        &reliability::machine(),
+        &machine,
         &date,
         &summary,
     );

@@ -24,3 +24,10 @@ pub(crate) fn cpu_model() -> Option<String> {
 pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(0, std::num::NonZero::get)
 }
+
+/// The one-minute load average from `/proc/loadavg`, when it is there: on a shared machine, the other work that a
+/// timing competed with.
+pub(crate) fn load_average() -> Option<String> {
+    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next().map(str::to_owned)
+}

@@ -43,6 +43,7 @@ struct Outcome {
 /// Runs the properties and writes the `props` section; exits 1 on a finding or a run that printed no line.
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
     let (cases, seed) = parse_args(args)?;
+    let machine = reliability::machine_and_load();
     let test_args = test_args();
     println!(
         "props: PROPTEST_CASES={cases} PROPTEST_RNG_SEED={seed} cargo {}",
@@ -87,14 +88,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<u8, String> {
     let date = reliability::today();
     let summary = summary(&outcomes, cases, seed, &commit, &date);
     let body = render(
-        &outcomes,
-        cases,
-        seed,
-        total,
-        &commit,
-        &reliability::machine(),
-        &date,
-        &summary,
+        &outcomes, cases, seed, total, &commit, &machine, &date, &summary,
     );
     record::publish(root, "props", &body, &summary)?;
     println!(

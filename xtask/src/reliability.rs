@@ -374,6 +374,14 @@ pub(crate) fn machine() -> String {
     )
 }
 
+/// [`machine`] followed by the load average now, for a verb to take before it starts measuring.
+pub(crate) fn machine_and_load() -> String {
+    match host::load_average() {
+        Some(load) => format!("{} Load average when the run started: {load}.", machine()),
+        None => machine(),
+    }
+}
+
 /// Today's date in UTC, as `date` prints it.
 pub(crate) fn today() -> String {
     let out = Command::new("date")
