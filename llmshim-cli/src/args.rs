@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::builder::BoolValueParser;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
-use llmshim::schema::{Nullable, Target};
+use llmshim::schema::{Keywords, Nullable, Target};
 
-use crate::options::{parse_nullable, parse_target};
+use crate::options::{parse_keywords, parse_nullable, parse_target};
 
 /// `llmshim`: make one JSON Schema work on every LLM provider.
 #[derive(Debug, Parser)]
@@ -99,6 +99,10 @@ pub struct OptionArgs {
     /// Record every change in the report (`changes`).
     #[arg(long)]
     pub diagnostics: bool,
+    /// Which keywords the keep-lists keep: what the provider enforces today (`current`, the default) or the narrow
+    /// subsets every model accepts (`conservative`: fine-tuned OpenAI models, Azure, OpenAI-compatible servers).
+    #[arg(long, value_name = "current|conservative", value_parser = parse_keywords)]
+    pub keywords: Option<Keywords>,
     /// Run with `LLMSHIM_NO_SCHEMA_CACHE` on: the memo is neither read nor written.
     #[arg(long)]
     pub no_cache: bool,

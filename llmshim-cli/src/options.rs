@@ -1,12 +1,12 @@
 //! Building `Options` and the environment from command-line flags and from batch `options` members.
 
-use llmshim::schema::{Env, Nullable, Options, Target};
+use llmshim::schema::{Env, Keywords, Nullable, Options, Target};
 use serde_json::Value;
 
 use crate::args::OptionArgs;
 
 /// The snake-case option names a batch line's `options` member may use, in the order of the `Options` fields.
-pub const OPTION_NAMES: [&str; 10] = [
+pub const OPTION_NAMES: [&str; 11] = [
     "strict",
     "nullable",
     "rewrite_one_of",
@@ -17,6 +17,7 @@ pub const OPTION_NAMES: [&str; 10] = [
     "max_literal_bytes",
     "diagnostics",
     "structured_output",
+    "keywords",
 ];
 
 /// Parses a nullable policy: `preserve`, `marker` or `remove`, in any ASCII case.
@@ -38,6 +39,28 @@ pub fn parse_nullable(text: &str) -> Result<Nullable, String> {
         .find(|n| n.as_str().eq_ignore_ascii_case(text))
         .ok_or_else(|| {
             format!("unknown nullable policy {text:?} (expected preserve, marker or remove)")
+        })
+}
+
+/// Parses a keyword profile: `current` or `conservative`, in any ASCII case.
+///
+/// # Errors
+///
+/// A message naming the accepted values.
+///
+/// ```
+/// use llmshim::schema::Keywords;
+/// use llmshim_cli::options::parse_keywords;
+///
+/// assert_eq!(parse_keywords("Conservative"), Ok(Keywords::Conservative));
+/// assert!(parse_keywords("narrow").is_err());
+/// ```
+pub fn parse_keywords(text: &str) -> Result<Keywords, String> {
+    Keywords::ALL
+        .into_iter()
+        .find(|k| k.as_str().eq_ignore_ascii_case(text))
+        .ok_or_else(|| {
+            format!("unknown keyword profile {text:?} (expected current or conservative)")
         })
 }
 
@@ -102,6 +125,9 @@ impl OptionArgs {
         if self.diagnostics {
             options = options.with_diagnostics(true);
         }
+        if let Some(keywords) = self.keywords {
+            options = options.with_keywords(keywords);
+        }
         options
     }
 
@@ -130,7 +156,9 @@ impl OptionArgs {
 /// let mut options = Options::for_target(Target::Google);
 /// apply_member(&mut options, "nullable", &json!("PRESERVE")).unwrap();
 /// apply_member(&mut options, "max_nodes", &json!(10)).unwrap();
+/// apply_member(&mut options, "keywords", &json!("conservative")).unwrap();
 /// assert_eq!((options.nullable, options.budget.max_nodes), (Nullable::Preserve, 10));
+/// assert_eq!(options.keywords, llmshim::schema::Keywords::Conservative);
 /// assert!(apply_member(&mut options, "recursion", &json!(true)).is_err());
 /// assert!(apply_member(&mut options, "strict", &json!("true")).is_err());
 /// ```
@@ -162,6 +190,12 @@ pub fn apply_member(options: &mut Options, name: &str, value: &Value) -> Result<
         "max_literal_bytes" => options.budget.max_literal_bytes = count()?,
         "diagnostics" => options.diagnostics = flag()?,
         "structured_output" => options.structured_output = flag()?,
+        "keywords" => {
+            let text = value
+                .as_str()
+                .ok_or_else(|| format!("option {name:?} must be a string"))?;
+            options.keywords = parse_keywords(text)?;
+        }
         _ => {
             return Err(format!(
                 "unknown option {name:?} (expected one of {})",

@@ -16,23 +16,28 @@ use serde_json::{Map, Value};
 
 use crate::budget::Budget;
 use crate::children::children;
-use crate::keyword::{STRICT_KEEP, TYPE_NAMES};
+use crate::keep::{KeepSet, Keywords};
+use crate::keyword::TYPE_NAMES;
 use crate::report::{FallbackKind, FallbackReason};
 use crate::rules::{Booleans, Nullable, Root, RuleSet};
 use crate::walk::HARD_MAX_DEPTH;
 
 /// What the check holds a schema to: the target's rule set, whether strict is effective, the effective nullability
-/// policy (S4 accepts a type array only without strict and under [`Nullable::Preserve`]) and the depth budget.
+/// policy (S4 accepts a type array only without strict and under [`Nullable::Preserve`]), the keyword profile (which
+/// selects the keep-lists, the rule set's and under strict its strict profile's, that S6 and the strict keep-list row
+/// hold every key and value to) and the depth budget.
 ///
 /// ```
-/// use llmshim_core::{Budget, Nullable, RuleSet, check};
+/// use llmshim_core::{Budget, Keywords, Nullable, RuleSet, check};
 ///
 /// let rules = RuleSet::new();
 /// let options = check::Options::new(&rules)
 ///     .with_strict(true)
 ///     .with_nullable(Nullable::Marker)
+///     .with_keywords(Keywords::Conservative)
 ///     .with_budget(&Budget::default().with_max_depth(64));
 /// assert!(options.strict);
+/// assert_eq!(options.keywords, Keywords::Conservative);
 /// assert_eq!(options.max_depth, 64);
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -44,17 +49,21 @@ pub struct Options<'a> {
     pub strict: bool,
     /// The effective nullability policy.
     pub nullable: Nullable,
+    /// The keyword profile, which selects the keep-lists.
+    pub keywords: Keywords,
     /// The depth limit (S1).
     pub max_depth: usize,
 }
 
 impl<'a> Options<'a> {
-    /// The check for `rules`, strict off, [`Nullable::Preserve`] and the default depth budget.
+    /// The check for `rules`, strict off, [`Nullable::Preserve`], the default keyword profile and the default depth
+    /// budget.
     pub fn new(rules: &'a RuleSet) -> Self {
         Options {
             rules,
             strict: false,
             nullable: Nullable::Preserve,
+            keywords: Keywords::default(),
             max_depth: Budget::DEFAULT_MAX_DEPTH,
         }
     }
@@ -70,6 +79,13 @@ impl<'a> Options<'a> {
     #[must_use]
     pub fn with_nullable(mut self, nullable: Nullable) -> Self {
         self.nullable = nullable;
+        self
+    }
+
+    /// Sets the keyword profile.
+    #[must_use]
+    pub fn with_keywords(mut self, keywords: Keywords) -> Self {
+        self.keywords = keywords;
         self
     }
 
@@ -136,6 +152,10 @@ struct Checker<'a> {
     rules: &'a RuleSet,
     strict: bool,
     nullable: Nullable,
+    /// The rule set's keep-list under the keyword profile, if it has one (S6).
+    keep: Option<&'a KeepSet>,
+    /// The strict keep-list under the keyword profile.
+    strict_keep: &'a KeepSet,
     max_depth: usize,
     first_only: bool,
     found: Vec<FallbackReason>,
@@ -148,6 +168,8 @@ impl<'a> Checker<'a> {
             rules: options.rules,
             strict: options.strict,
             nullable: options.nullable,
+            keep: options.rules.keep_set(options.keywords),
+            strict_keep: options.rules.strict_keep(options.keywords),
             max_depth: options.max_depth,
             first_only,
             found: Vec::new(),
@@ -261,10 +283,14 @@ impl<'a> Checker<'a> {
                 "the target does not accept type \"null\"",
             )?;
         }
-        if let Some(keep) = self.rules.keep {
-            for key in map.keys() {
-                if !keep.contains(&key.as_str()) {
-                    let message = format!("{key} is not on the target's keep-list");
+        if let Some(keep) = self.keep {
+            for (key, value) in map {
+                if !keep.admits(key, value) {
+                    let message = if keep.mentions(key) {
+                        format!("the target keeps {key} only with another value")
+                    } else {
+                        format!("{key} is not on the target's keep-list")
+                    };
                     self.fail(FallbackKind::TargetUnsupported, message)?;
                 }
             }
@@ -430,10 +456,14 @@ impl<'a> Checker<'a> {
                 "prefixItems is not accepted under strict",
             )?;
         }
-        // The strict keep-list: what strict providers accept on every node.
-        for key in map.keys() {
-            if !STRICT_KEEP.contains(&key.as_str()) && key != "prefixItems" {
-                let message = format!("{key} is not accepted under strict");
+        // The strict keep-list: what strict providers accept on every node, values included.
+        for (key, value) in map {
+            if key != "prefixItems" && !self.strict_keep.admits(key, value) {
+                let message = if self.strict_keep.mentions(key) {
+                    format!("{key} is accepted under strict only with another value")
+                } else {
+                    format!("{key} is not accepted under strict")
+                };
                 self.fail(FallbackKind::StrictUnsupported, message)?;
             }
         }

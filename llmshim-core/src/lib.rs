@@ -39,8 +39,10 @@ pub mod check;
 pub mod children;
 pub mod envelope;
 pub mod json;
+pub mod keep;
 pub mod keyword;
 pub mod lift;
+pub mod pattern_subset;
 pub mod pointer;
 pub mod report;
 pub mod rules;
@@ -48,6 +50,7 @@ pub mod target;
 pub mod walk;
 
 pub use budget::{Budget, Meter};
+pub use keep::Keywords;
 pub use keyword::{Keyword, KeywordClass};
 pub use pointer::Pointer;
 pub use report::{Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Outcome};

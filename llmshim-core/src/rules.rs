@@ -1,6 +1,7 @@
 //! Rule-set data: everything that makes one target differ from another, as plain values.
 
 pub use crate::envelope::Envelope;
+pub use crate::keep::{KeepSet, KeepSets, Keywords};
 
 /// How a target expresses null.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -226,10 +227,12 @@ pub struct StrictProfile {
     pub openai_limits: Option<OpenAiLimits>,
     /// Per-request budget, if the target has one.
     pub anthropic_budget: Option<AnthropicBudget>,
+    /// The strict keep-list per keyword profile: every other key is stripped under strict.
+    pub keep: KeepSets,
 }
 
 impl StrictProfile {
-    /// A profile with the given limits.
+    /// A profile with the given limits and the strict keep-list [`KeepSets::STRICT`] under both keyword profiles.
     pub const fn new(
         openai_limits: Option<OpenAiLimits>,
         anthropic_budget: Option<AnthropicBudget>,
@@ -237,7 +240,15 @@ impl StrictProfile {
         StrictProfile {
             openai_limits,
             anthropic_budget,
+            keep: KeepSets::STRICT,
         }
+    }
+
+    /// Sets the strict keep-list per keyword profile.
+    #[must_use]
+    pub const fn with_keep(mut self, keep: KeepSets) -> Self {
+        self.keep = keep;
+        self
     }
 }
 
@@ -260,8 +271,8 @@ pub struct RuleSet {
     pub flatten_tuples: bool,
     /// `items` implies `type: "array"` during type inference.
     pub infer_array_from_items: bool,
-    /// The keep-list: every other key is stripped.
-    pub keep: Option<&'static [&'static str]>,
+    /// The keep-list per keyword profile: every other key is stripped.
+    pub keep: Option<KeepSets>,
     /// Anthropic structured-output bounds.
     pub output_bounds: bool,
     /// The OpenAI regex dialect check.
@@ -365,9 +376,9 @@ impl RuleSet {
         self
     }
 
-    /// Sets the keep-list.
+    /// Sets the keep-list per keyword profile.
     #[must_use]
-    pub const fn with_keep(mut self, keep: Option<&'static [&'static str]>) -> Self {
+    pub const fn with_keep(mut self, keep: Option<KeepSets>) -> Self {
         self.keep = keep;
         self
     }
@@ -475,6 +486,25 @@ impl RuleSet {
     pub const fn with_envelope(mut self, envelope: Envelope) -> Self {
         self.envelope = envelope;
         self
+    }
+}
+
+impl RuleSet {
+    /// The strict keep-list of this rule set under `keywords`: its strict profile's, or [`KeepSet::STRICT`] for a
+    /// rule set without one.
+    pub const fn strict_keep(&self, keywords: Keywords) -> &KeepSet {
+        match &self.strict {
+            Some(profile) => profile.keep.get(keywords),
+            None => &KeepSet::STRICT,
+        }
+    }
+
+    /// The rule set's own keep-list under `keywords`, if it has one.
+    pub const fn keep_set(&self, keywords: Keywords) -> Option<&KeepSet> {
+        match &self.keep {
+            Some(sets) => Some(sets.get(keywords)),
+            None => None,
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::budget::{Budget, Meter};
 use crate::children::{Slot, Walk, WrongContainer, children_mut};
+use crate::keep::Keywords;
 use crate::keyword::Keyword;
 use crate::lift;
 use crate::pointer::push_token;
@@ -42,6 +43,8 @@ pub struct Settings {
     pub diagnostics: bool,
     /// The schema is a structured-output schema.
     pub structured_output: bool,
+    /// Which keep-lists apply: the keyword profile.
+    pub keywords: Keywords,
     /// The budgets.
     pub budget: Budget,
     /// Children under a container of the wrong kind are skipped instead of failing `invalid_schema`; the
@@ -62,6 +65,7 @@ impl Settings {
             strip_lookarounds: false,
             diagnostics: false,
             structured_output: false,
+            keywords: Keywords::default(),
             budget,
             lenient_children: false,
             walk_definitions: false,
@@ -107,6 +111,13 @@ impl Settings {
     #[must_use]
     pub fn with_structured_output(mut self, on: bool) -> Self {
         self.structured_output = on;
+        self
+    }
+
+    /// Sets the keyword profile.
+    #[must_use]
+    pub fn with_keywords(mut self, keywords: Keywords) -> Self {
+        self.keywords = keywords;
         self
     }
 
@@ -417,21 +428,21 @@ impl NodeCtx<'_> {
         self.shared.changes.truncate(mark.changes);
     }
 
-    /// Removes every key of `map` (this node's object) that `keep` rejects, keeping the order of the rest: a removed
-    /// key on the lift list is queued for the node's description under `rule`, any other is recorded as dropped under
-    /// `rule`. The one keep-list mechanism of the strict and the rule-set keep-lists.
+    /// Removes every key of `map` (this node's object) that `keep` rejects with its value, keeping the order of the
+    /// rest: a removed key on the lift list is queued for the node's description under `rule`, any other is recorded
+    /// as dropped under `rule`. The one keep-list mechanism of the strict and the rule-set keep-lists.
     pub fn keep_only(
         &mut self,
         map: &mut Map<String, Value>,
-        keep: impl Fn(&str) -> bool,
+        keep: impl Fn(&str, &Value) -> bool,
         rule: &'static str,
     ) {
-        if map.keys().all(|k| keep(k)) {
+        if map.iter().all(|(k, v)| keep(k, v)) {
             return;
         }
         // Rebuilding the map keeps the kept keys in order in one pass, however many keys are stripped.
         for (key, value) in std::mem::take(map) {
-            if keep(&key) {
+            if keep(&key, &value) {
                 map.insert(key, value);
             } else if crate::keyword::is_liftable(&key) {
                 self.queue_lift(key, value, rule);

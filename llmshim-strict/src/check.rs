@@ -1,7 +1,7 @@
 //! The strict acceptance check: what a strict provider accepts, verified on a finished schema.
 
 use llmshim_core::walk::HARD_MAX_DEPTH;
-use llmshim_core::{Budget, FallbackReason, RuleSet};
+use llmshim_core::{Budget, FallbackReason, Keywords, RuleSet, StrictProfile};
 use serde_json::Value;
 
 /// A rule set that asks for nothing, so the structural check applies only its strict and well-formedness rows.
@@ -24,7 +24,8 @@ static NO_TARGET: RuleSet = RuleSet::new();
 ///   [`invalid_schema`];
 /// - it sits deeper than [`HARD_MAX_DEPTH`] levels [`budget_depth`]; it is reported and not entered.
 ///
-/// A node's own violations come first, then its children's in stored key order.
+/// A node's own violations come first, then its children's in stored key order. [`check_with`] holds a schema to a
+/// strict profile's keep-list instead, such as the wider lists of the current keyword profile.
 ///
 /// [`boolean_schema`]: llmshim_core::FallbackKind::BooleanSchema
 /// [`invalid_schema`]: llmshim_core::FallbackKind::InvalidSchema
@@ -56,6 +57,37 @@ pub fn check(schema: &Value) -> Vec<FallbackReason> {
     let budget = Budget::default().with_max_depth(HARD_MAX_DEPTH);
     let options = llmshim_core::check::Options::new(&NO_TARGET)
         .with_strict(true)
+        .with_keywords(Keywords::Conservative)
+        .with_budget(&budget);
+    llmshim_core::check::check(schema, &options)
+}
+
+/// As [`check`], holding every key and value to `profile`'s strict keep-list under `keywords` (a kept `pattern`
+/// must use no construct its subset leaves out, a kept `format` must be one of its values, and so on).
+///
+/// ```
+/// use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
+/// use llmshim_core::{Keywords, StrictProfile};
+/// use llmshim_strict::check_with;
+/// use serde_json::json;
+///
+/// const CURRENT: KeepSet = KeepSet::STRICT.with_conditional(&[Conditional::count("maxLength")]);
+/// let profile = StrictProfile::new(None, None).with_keep(KeepSets::new(CURRENT, KeepSet::STRICT));
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"a": {"type": "string", "maxLength": 5}},
+///     "required": ["a"],
+///     "additionalProperties": false
+/// });
+/// assert!(check_with(&schema, &profile, Keywords::Current).is_empty());
+/// assert_eq!(check_with(&schema, &profile, Keywords::Conservative).len(), 1);
+/// ```
+pub fn check_with(schema: &Value, profile: &StrictProfile, keywords: Keywords) -> Vec<FallbackReason> {
+    let budget = Budget::default().with_max_depth(HARD_MAX_DEPTH);
+    let rules = RuleSet::new().with_strict(Some(*profile));
+    let options = llmshim_core::check::Options::new(&rules)
+        .with_strict(true)
+        .with_keywords(keywords)
         .with_budget(&budget);
     llmshim_core::check::check(schema, &options)
 }

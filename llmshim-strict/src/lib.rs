@@ -3,16 +3,19 @@
 //! OpenAI Structured Outputs and Anthropic strict tools accept a narrow subset of JSON Schema.
 //! This crate contributes two walker passes and the checks that run on a finished schema:
 //!
-//! - [`KeepList`] (step W19, in `enter`): under strict only the keys of [`KEEP`] survive; human constraints on the
-//!   lift list are queued for the node's description, everything else is dropped (`strict.keyword`).
+//! - [`KeepList`] (step W19, in `enter`): under strict only the keys of the strict profile's keep-list survive (the
+//!   keys of [`KEEP`], and under the current keyword profile the constraints the provider enforces, each under its
+//!   condition); human constraints on the lift list are queued for the node's description, everything else is
+//!   dropped (`strict.keyword`).
 //! - [`CloseObjects`] (step W26, in `leave`): every `type: "object"` node gets `properties`, optional properties
 //!   become nullable alternatives (`strict.nullable-optional`), `required` lists every property in declared order
 //!   and `additionalProperties` is `false` (`strict.close-object`).
-//! - [`check`]: the strict acceptance check of a finished schema.
+//! - [`check`] and [`check_with`]: the strict acceptance check of a finished schema.
 //! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`]: the Anthropic request
 //!   budget's counters, and [`admits_null`].
 //!
-//! Both passes do nothing unless `Settings::strict` (effective strict) is set; they read no target data. The
+//! Both passes do nothing unless `Settings::strict` (effective strict) is set; the keep-list pass reads the strict
+//! profile's keep-lists, the closing pass no target data. The
 //! type-array split (W23) and tuple flattening (W16) are core mechanisms and live in `llmshim-core`.
 //!
 //! # Examples
@@ -28,7 +31,7 @@
 //! use serde_json::json;
 //!
 //! let passes: [&dyn Pass; 5] =
-//!     [&steps::Shape::keep_booleans(), &steps::Literals, &steps::SnakeCase, &KeepList, &CloseObjects];
+//!     [&steps::Shape::keep_booleans(), &steps::Literals, &steps::SnakeCase, &KeepList::default(), &CloseObjects];
 //! let settings = Settings::new(Budget::default()).with_strict(true);
 //!
 //! let mut schema = json!({
@@ -63,7 +66,7 @@ mod keep_list;
 mod limits;
 mod null;
 
-pub use check::check;
+pub use check::{check, check_with};
 pub use close::CloseObjects;
 pub use counters::{optional_count, union_count};
 pub use keep_list::{KEEP, KeepList, is_kept};

@@ -1,6 +1,8 @@
 //! Anthropic Messages: shaped root without `not`, structured-output bounds, strict request budget.
 
 use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
+use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
+use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{
     AnthropicBudget, Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
     StrictProfile,
@@ -21,6 +23,38 @@ pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Tool(ToolShape::new(
 /// The keys an Anthropic root may not keep (a root `not` and `if`/`then`/`else` stay).
 const ROOT: &[&str] = &["anyOf", "oneOf", "allOf", "enum"];
 
+/// The formats Anthropic strict tools and JSON outputs accept.
+pub(crate) const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// What Anthropic's strict pattern engine leaves out: lookarounds, backreferences, word boundaries, Unicode property
+/// escapes and repetitions with a bound over 1000.
+pub(crate) const STRICT_PATTERNS: PatternSubset = PatternSubset::new()
+    .without_lookarounds()
+    .without_backreferences()
+    .without_boundaries()
+    .without_property_escapes()
+    .with_max_repeat(1000);
+
+/// The strict keep-list under the current keyword profile, shared by strict tools and JSON outputs: a pattern in the
+/// engine's subset, a listed format, and `minItems` of 0 or 1; numeric bounds, lengths and other item bounds stay
+/// lifted.
+pub(crate) const STRICT_CURRENT: KeepSet = KeepSet::STRICT.with_conditional(&[
+    Conditional::pattern("pattern", STRICT_PATTERNS),
+    Conditional::one_of("format", STRICT_FORMATS),
+    Conditional::count_at_most("minItems", 1),
+]);
+
 /// The Anthropic rule set.
 pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_defaults(Policy::new(Nullable::Preserve, false, false))
@@ -30,8 +64,8 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_output_bounds(true)
     .with_default_items(DefaultItems::Empty)
     .with_empty_properties(EmptyProperties::Add)
-    .with_strict(Some(StrictProfile::new(
-        None,
-        Some(AnthropicBudget::ANTHROPIC),
-    )))
+    .with_strict(Some(
+        StrictProfile::new(None, Some(AnthropicBudget::ANTHROPIC))
+            .with_keep(KeepSets::new(STRICT_CURRENT, KeepSet::STRICT)),
+    ))
     .with_envelope(ENVELOPE);

@@ -1,6 +1,8 @@
 //! Google Gemini `parameters`: nullable markers, keep-list, value rules, split and isolation.
 
 use llmshim_core::envelope::{EmptySchema, Layout, ToolShape};
+use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
+use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
 };
@@ -20,7 +22,7 @@ pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Declarations {
 })
 .with_empty_schema(EmptySchema::Omit);
 
-/// The keywords Gemini's schema accepts.
+/// The keywords every Gemini model accepts in its schema, kept whatever their value.
 pub(crate) const KEEP: &[&str] = &[
     "type",
     "title",
@@ -41,6 +43,23 @@ pub(crate) const KEEP: &[&str] = &[
     "propertyOrdering",
 ];
 
+/// What Gemini's pattern engine leaves out: lookarounds, backreferences, Unicode property escapes and named groups.
+pub(crate) const PATTERNS: PatternSubset = PatternSubset::new()
+    .without_lookarounds()
+    .without_backreferences()
+    .without_property_escapes()
+    .without_named_groups();
+
+/// The keep-list under the current keyword profile: also the string lengths, the property counts and the pattern,
+/// fields of Gemini's `Schema`.
+pub(crate) const CURRENT: KeepSet = KeepSet::names(KEEP).with_conditional(&[
+    Conditional::count("minLength"),
+    Conditional::count("maxLength"),
+    Conditional::count("minProperties"),
+    Conditional::count("maxProperties"),
+    Conditional::pattern("pattern", PATTERNS),
+]);
+
 /// The Google rule set.
 pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_defaults(Policy::new(Nullable::Marker, true, false))
@@ -49,7 +68,7 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_root(Root::Object)
     .with_flatten_tuples(true)
     .with_infer_array_from_items(true)
-    .with_keep(Some(KEEP))
+    .with_keep(Some(KeepSets::new(CURRENT, KeepSet::names(KEEP))))
     .with_google_values(true)
     .with_split_type_arrays(true)
     .with_empty_properties(EmptyProperties::Remove)

@@ -24,7 +24,8 @@ pub mod validate;
 pub use env::{Env, EnvFlags};
 #[doc(inline)]
 pub use llmshim_core::{
-    Budget, Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Nullable, Outcome,
+    Budget, Change, ChangeKind, FallbackKind, FallbackReason, Keywords, Normalization, Nullable,
+    Outcome,
 };
 pub use mcp::normalize_mcp_tool;
 pub use normalizer::{Normalizer, SchemaMemo};
@@ -68,13 +69,14 @@ pub fn check(target: Target, schema: &Value) -> Vec<FallbackReason> {
     check_with(&Options::for_target(target), schema)
 }
 
-/// As [`check`], with the strict flag, nullable policy and budget of `options`.
+/// As [`check`], with the strict flag, nullable policy, keyword profile and budget of `options`.
 pub fn check_with(options: &Options, schema: &Value) -> Vec<FallbackReason> {
     let rules = options.target.rules().rules();
     let strict = options.strict && rules.strict.is_some();
     let check = llmshim_core::check::Options::new(rules)
         .with_strict(strict)
         .with_nullable(options.nullable)
+        .with_keywords(options.keywords)
         .with_budget(&options.budget);
     llmshim_core::check::check(schema, &check)
 }

@@ -1,6 +1,7 @@
 //! An example custom target: the Acme provider, defined outside llmshim with `llmshim-core` only.
 //!
-//! Acme accepts a small keyword set, expresses null with a marker, rejects boolean subschemas and `const`, and
+//! Acme accepts a small keyword set (its newer models also enforce `maxLength`, so the current keyword profile keeps
+//! it and the conservative one lifts it), expresses null with a marker, rejects boolean subschemas and `const`, and
 //! enforces strict mode with limits of its own, smaller than OpenAI's. Its tools have a shape of their own,
 //! `{"kind": "function", "name", "description", "arguments", "strict"}`, described by an envelope value. Everything
 //! but `const` is rule-set data; `const` is rewritten by a hook into a one-value `enum` (rule `acme.const-to-enum`).
@@ -16,6 +17,15 @@
 //! assert!(!report.used_fallback);
 //! assert_eq!(schema["properties"]["kind"], json!({"enum": ["a"], "type": "string"}));
 //! assert_eq!(schema["properties"]["when"], json!({"type": "string", "description": "(format: date)"}));
+//!
+//! use llmshim::schema::Keywords;
+//! let acme = Options::for_target(Target::custom(&acme_llmshim_target::ACME));
+//! let mut kept = json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 80}}});
+//! let mut lifted = kept.clone();
+//! normalize_with(&acme, &mut kept);
+//! normalize_with(&acme.with_keywords(Keywords::Conservative), &mut lifted);
+//! assert_eq!(kept["properties"]["q"], json!({"type": "string", "maxLength": 80}));
+//! assert_eq!(lifted["properties"]["q"], json!({"type": "string", "description": "(maxLength: 80)"}));
 //! ```
 //!
 //! # Should I use this crate?
@@ -23,6 +33,7 @@
 //! It is an example to copy: a real custom target lives in its own crate, like this one.
 
 use llmshim_core::envelope::{Layout, StrictKey, ToolShape};
+use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, OpenAiLimits, Policy, Root, StrictProfile,
 };
@@ -43,6 +54,9 @@ const KEEP: &[&str] = &[
     "anyOf",
     "nullable",
 ];
+
+/// What Acme's newer models also enforce: `maxLength`, when it is a non-negative integer.
+const CURRENT: KeepSet = KeepSet::names(KEEP).with_conditional(&[Conditional::count("maxLength")]);
 
 /// Acme's strict limits, smaller than OpenAI's: 100 properties, 5 levels of nesting, 100 enum values and 15,000
 /// bytes of names and values in one schema; an enum of more than 50 values may hold 5,000 bytes of strings.
@@ -65,7 +79,7 @@ static RULES: RuleSet = RuleSet::new()
     .with_defaults(Policy::new(Nullable::Marker, true, true))
     .with_booleans(Booleans::Reject)
     .with_root(Root::Object)
-    .with_keep(Some(KEEP))
+    .with_keep(Some(KeepSets::new(CURRENT, KeepSet::names(KEEP))))
     .with_openai_patterns(true)
     .with_default_items(DefaultItems::Empty)
     .with_empty_properties(EmptyProperties::Add)

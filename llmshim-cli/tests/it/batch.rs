@@ -165,6 +165,10 @@ fn every_api_and_option_by_its_snake_case_name() {
         json!({"api": "tools", "target": "google", "strict": true,
                "input": {"tools": [{"type": "function", "function": {"name": "ping", "parameters": {"type": "object", "properties": {}}}}]}}),
         json!({"api": "mcp_tool", "target": "google", "input": {"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}}}),
+        json!({"api": "normalize", "target": "google", "options": {"keywords": "conservative"},
+               "input": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 8}}}}),
+        json!({"api": "normalize", "target": "google", "options": {"keywords": "current"},
+               "input": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 8}}}}),
     ]
     .iter()
     .map(Value::to_string)
@@ -173,7 +177,7 @@ fn every_api_and_option_by_its_snake_case_name() {
     let out = llmshim(&["batch", "-"], &input, &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let a = out.json_lines();
-    assert_eq!(a.len(), 8);
+    assert_eq!(a.len(), 10);
     assert_eq!(
         a[0]["output"],
         json!({"type": "object", "properties": {"a": {"type": "string"}}})
@@ -196,6 +200,14 @@ fn every_api_and_option_by_its_snake_case_name() {
     assert_eq!(
         a[7]["output"]["inputSchema"]["properties"]["a"],
         json!({"type": "string", "nullable": true})
+    );
+    assert_eq!(
+        a[8]["output"]["properties"]["a"],
+        json!({"type": "string", "description": "(maxLength: 8)"})
+    );
+    assert_eq!(
+        a[9]["output"]["properties"]["a"],
+        json!({"type": "string", "maxLength": 8})
     );
 }
 

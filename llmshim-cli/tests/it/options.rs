@@ -1,9 +1,11 @@
 //! Library-level tests of the option builder: command-line flags and batch members over the target defaults.
 
 use clap::Parser;
-use llmshim::schema::{Budget, Env, Nullable, Options, Target};
+use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Target};
 use llmshim_cli::args::{Cli, Command, OptionArgs};
-use llmshim_cli::options::{OPTION_NAMES, apply_member, parse_nullable, parse_target};
+use llmshim_cli::options::{
+    OPTION_NAMES, apply_member, parse_keywords, parse_nullable, parse_target,
+};
 use serde_json::json;
 
 fn parsed(args: &[&str]) -> OptionArgs {
@@ -49,6 +51,8 @@ fn every_flag_overrides_its_field() {
         "--max-literal-bytes",
         "7",
         "--diagnostics",
+        "--keywords",
+        "Conservative",
         "--pretty",
     ]);
     let expected = Options::for_target(Target::OpenAiChat)
@@ -63,7 +67,8 @@ fn every_flag_overrides_its_field() {
                 .with_max_nodes(6)
                 .with_max_literal_bytes(7),
         )
-        .with_diagnostics(true);
+        .with_diagnostics(true)
+        .with_keywords(Keywords::Conservative);
     assert_eq!(flags.options(Target::OpenAiChat), expected);
     assert!(flags.pretty);
     // Turning a target's default off.
@@ -93,7 +98,9 @@ fn every_batch_member_name_is_accepted() {
         json!(3),
         json!(true),
         json!(true),
+        json!("conservative"),
     ];
+    assert_eq!(values.len(), OPTION_NAMES.len());
     let mut options = Options::for_target(Target::Anthropic);
     for (name, value) in OPTION_NAMES.iter().zip(&values) {
         apply_member(&mut options, name, value).unwrap();
@@ -111,7 +118,8 @@ fn every_batch_member_name_is_accepted() {
                 .with_max_literal_bytes(3),
         )
         .with_diagnostics(true)
-        .with_structured_output(true);
+        .with_structured_output(true)
+        .with_keywords(Keywords::Conservative);
     assert_eq!(options, expected);
 }
 
@@ -128,6 +136,13 @@ fn names_parse_as_the_contract_says() {
     for target in Target::BUILTIN {
         assert_eq!(parse_target(target.name()), Ok(target));
     }
+    for (text, keywords) in [
+        ("current", Keywords::Current),
+        ("CONSERVATIVE", Keywords::Conservative),
+    ] {
+        assert_eq!(parse_keywords(text), Ok(keywords));
+    }
+    assert!(parse_keywords("narrow").is_err());
     assert!(parse_target("Chat").is_err());
     assert!(parse_target("openai").is_err());
 }

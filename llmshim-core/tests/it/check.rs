@@ -1,7 +1,9 @@
 //! The structural check: every row S1 to S18 failing and passing, and the order of violations.
 
+use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
+use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{Booleans, Root};
-use llmshim_core::{Budget, FallbackKind, Nullable, RuleSet, check};
+use llmshim_core::{Budget, FallbackKind, Keywords, Nullable, RuleSet, StrictProfile, check};
 use serde_json::{Value, json};
 
 use FallbackKind::{
@@ -262,7 +264,7 @@ fn s6_null_type_where_forbidden() {
 #[test]
 fn s6_keys_outside_the_keep_list() {
     static KEEP: [&str; 4] = ["type", "properties", "description", "required"];
-    let keep = RuleSet::new().with_keep(Some(&KEEP));
+    let keep = RuleSet::new().with_keep(Some(KeepSets::same(KeepSet::names(&KEEP))));
     let schema = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^a", "x-ui": 1}}});
     let all = check::check(&schema, &check::Options::new(&keep));
     let seen: Vec<(FallbackKind, &str, &str)> = all
@@ -277,6 +279,97 @@ fn s6_keys_outside_the_keep_list() {
     let clean = json!({"type": "object", "description": "d", "properties": {"a": {"type": "string"}}, "required": ["a"]});
     assert!(found(&clean, &keep).is_empty());
     assert!(found_plain(&schema).is_empty());
+}
+
+/// A keep-list whose current list keeps `maxLength` as a count and `pattern` without lookarounds, and whose
+/// conservative list keeps neither.
+fn profiled() -> RuleSet {
+    const NAMES: &[&str] = &["type", "properties", "description"];
+    const CURRENT: KeepSet = KeepSet::names(NAMES).with_conditional(&[
+        Conditional::count("maxLength"),
+        Conditional::pattern("pattern", PatternSubset::new().without_lookarounds()),
+    ]);
+    RuleSet::new().with_keep(Some(KeepSets::new(CURRENT, KeepSet::names(NAMES))))
+}
+
+fn found_under(
+    schema: &Value,
+    rules: &RuleSet,
+    strict: bool,
+    keywords: Keywords,
+) -> Vec<(FallbackKind, String)> {
+    let options = check::Options::new(rules)
+        .with_strict(strict)
+        .with_keywords(keywords);
+    check::check(schema, &options)
+    .into_iter()
+    .map(|r| (r.kind, r.pointer))
+    .collect()
+}
+
+#[test]
+fn s6_holds_keys_and_values_to_the_keep_list_of_the_keyword_profile() {
+    let rules = profiled();
+    let kept = json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 3, "pattern": "^a+$"}}});
+    assert!(found_under(&kept, &rules, false, Keywords::Current).is_empty());
+    assert_eq!(
+        found_under(&kept, &rules, false, Keywords::Conservative),
+        at(&[
+            (TargetUnsupported, "/properties/a"),
+            (TargetUnsupported, "/properties/a")
+        ])
+    );
+    // A value the condition refuses: a fractional count, a pattern with a lookaround, a malformed pattern.
+    for bad in [
+        json!({"maxLength": 1.5}),
+        json!({"pattern": "^(?!x)a$"}),
+        json!({"pattern": "(a"}),
+    ] {
+        let mut node = json!({"type": "string"});
+        for (k, v) in bad.as_object().into_iter().flatten() {
+            node[k] = v.clone();
+        }
+        let schema = json!({"type": "object", "properties": {"a": node}});
+        let all = check::check(&schema, &check::Options::new(&rules));
+        assert_eq!(all.len(), 1, "{schema}");
+        assert!(
+            all[0].message.contains("only with another value"),
+            "{}",
+            all[0].message
+        );
+    }
+}
+
+#[test]
+fn the_strict_row_holds_keys_and_values_to_the_strict_keep_list_of_the_keyword_profile() {
+    const CURRENT: KeepSet = KeepSet::STRICT.with_conditional(&[
+        Conditional::one_of("format", &["date"]),
+        Conditional::count_at_most("minItems", 1),
+    ]);
+    let rules = RuleSet::new().with_strict(Some(
+        StrictProfile::new(None, None).with_keep(KeepSets::new(CURRENT, KeepSet::STRICT)),
+    ));
+    let closed = |node: Value| json!({"type": "object", "properties": {"a": node}, "required": ["a"], "additionalProperties": false});
+    let date = closed(json!({"type": "string", "format": "date"}));
+    let uri = closed(json!({"type": "string", "format": "uri"}));
+    let one = closed(json!({"type": "array", "items": {"type": "string"}, "minItems": 1}));
+    let two = closed(json!({"type": "array", "items": {"type": "string"}, "minItems": 2}));
+    assert!(found_under(&date, &rules, true, Keywords::Current).is_empty());
+    assert!(found_under(&one, &rules, true, Keywords::Current).is_empty());
+    for schema in [&uri, &two] {
+        assert_eq!(
+            found_under(schema, &rules, true, Keywords::Current),
+            at(&[(StrictUnsupported, "/properties/a")])
+        );
+    }
+    for schema in [&date, &one] {
+        assert_eq!(
+            found_under(schema, &rules, true, Keywords::Conservative),
+            at(&[(StrictUnsupported, "/properties/a")])
+        );
+    }
+    // Without strict the strict keep-list does not apply.
+    assert!(found_under(&uri, &rules, false, Keywords::Current).is_empty());
 }
 
 #[test]

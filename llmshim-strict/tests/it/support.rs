@@ -89,7 +89,7 @@ pub(crate) fn run(schema: &mut Value, settings: &Settings) -> Result<Walked, Fal
         &steps::Literals,
         &steps::SnakeCase,
         &steps::MergeAllOf,
-        &KeepList,
+        &KeepList::default(),
         &FlushLifts,
         &CloseObjects,
     ];
@@ -106,7 +106,7 @@ pub(crate) fn run_with_split(
         &steps::Literals,
         &steps::SnakeCase,
         &steps::MergeAllOf,
-        &KeepList,
+        &KeepList::default(),
         &FlushLifts,
         &SplitTypeArrays,
         &CloseObjects,

@@ -6,8 +6,11 @@ use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
 /// W19: with the Google-family value rules, turns a string `const` on a string node into a one-value `enum`
-/// (`google.const-to-enum`); removes every key outside the rule set's keep-list (lifting those on the lift list);
-/// then, for a structured-output schema on a rule set with output bounds, lifts the numeric and length bounds.
+/// (`google.const-to-enum`); removes every key the rule set's keep-list, under the walk's keyword profile, does not
+/// keep with its value (lifting those on the lift list); then, for a structured-output schema on a rule set with
+/// output bounds, lifts the numeric and length bounds and a `minItems` over 1, and, outside strict, every key whose
+/// value the strict keep-list keeps only under a condition that fails (a format off the provider's list): a JSON
+/// output is decoded by the same grammar as a strict tool (`anthropic.output-bounds`).
 #[derive(Clone, Copy, Debug)]
 pub struct KeepList<'r> {
     rules: &'r RuleSet,
@@ -42,8 +45,9 @@ impl Pass for KeepList<'_> {
         if self.rules.google_values && const_to_enum(map) {
             cx.record(CONST_TO_ENUM, ChangeKind::Rewritten, Some("const"));
         }
-        if let Some(keep) = self.rules.keep {
-            cx.keep_only(map, |k| keep.contains(&k), "target.keyword");
+        let keywords = cx.settings().keywords;
+        if let Some(keep) = self.rules.keep_set(keywords) {
+            cx.keep_only(map, |k, v| keep.keeps(k, v), "target.keyword");
         }
         if self.rules.output_bounds && cx.settings().structured_output {
             for key in OUTPUT_BOUNDS {
@@ -57,6 +61,14 @@ impl Pass for KeepList<'_> {
                 .is_some_and(|n| n > 1.0);
             if many && let Some(value) = json::remove(map, "minItems") {
                 cx.queue_lift("minItems", value, "anthropic.output-bounds");
+            }
+            if !cx.settings().strict {
+                for kept in self.rules.strict_keep(keywords).conditional {
+                    let fails = map.get(kept.key).is_some_and(|v| !kept.when.keeps(v));
+                    if fails && let Some(value) = json::remove(map, kept.key) {
+                        cx.queue_lift(kept.key, value, "anthropic.output-bounds");
+                    }
+                }
             }
         }
         Ok(Flow::Continue)

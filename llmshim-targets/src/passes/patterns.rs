@@ -1,6 +1,9 @@
-//! Step W20: lookaround removal, the OpenAI dialect check, and `patternProperties` keys.
+//! Step W20: lookaround removal, the OpenAI dialect check, kept patterns held to their engine's subset, and
+//! `patternProperties` keys.
 
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::keep::KeepSet;
+use llmshim_core::pattern_subset::{Offence, PatternSubset};
+use llmshim_core::walk::{Flow, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
@@ -10,6 +13,11 @@ use crate::pattern::{has_lookaround, openai_accepts, strip_lookarounds};
 /// entries whose key has a lookaround; with the rule set's OpenAI dialect check, lifts a pattern (or
 /// `patternProperties` entries) that OpenAI's engine would reject. Removed entries are lifted as one
 /// `patternProperties` fragment.
+///
+/// A `pattern` that a keep-list in effect keeps only within a [`PatternSubset`] (the strict keep-list under strict,
+/// the rule set's own, and for a structured-output schema with output bounds the strict one) is then lifted when it
+/// uses a construct the subset leaves out (`target.pattern-subset`); one the scanner cannot read (a trailing lone
+/// `\`, unbalanced parentheses, a class left open) is lifted before the other rules read it.
 #[derive(Clone, Copy, Debug)]
 pub struct Patterns<'r> {
     rules: &'r RuleSet,
@@ -20,6 +28,26 @@ impl<'r> Patterns<'r> {
     pub fn new(rules: &'r RuleSet) -> Self {
         Patterns { rules }
     }
+}
+
+/// The rule id of a kept pattern lifted because its engine leaves out a construct it uses.
+const SUBSET: &str = "target.pattern-subset";
+
+/// The subset a `pattern` is kept within under `settings`, when a keep-list in effect keeps it under one: the strict
+/// keep-list's under strict, the rule set's own, and the strict keep-list's for a structured-output schema on a rule
+/// set with output bounds. Several combine into what any of them leaves out.
+fn kept_pattern_subset(rules: &RuleSet, settings: &Settings) -> Option<PatternSubset> {
+    let keywords = settings.keywords;
+    let strict_keep = rules.strict_keep(keywords);
+    let strict = settings.strict.then(|| strict_keep.pattern()).flatten();
+    let own = rules.keep_set(keywords).and_then(KeepSet::pattern);
+    let output = (rules.output_bounds && settings.structured_output)
+        .then(|| strict_keep.pattern())
+        .flatten();
+    [strict, own, output]
+        .into_iter()
+        .flatten()
+        .reduce(PatternSubset::union)
 }
 
 impl Pass for Patterns<'_> {
@@ -35,7 +63,13 @@ impl Pass for Patterns<'_> {
             Some(Value::String(p)) => Some(p.clone()),
             _ => None,
         };
-        if let Some(original) = &original {
+        let subset = kept_pattern_subset(self.rules, cx.settings());
+        if let (Some(_), Some(original)) = (subset, &original)
+            && PatternSubset::new().offence(original) == Some(Offence::Malformed)
+        {
+            json::remove(map, "pattern");
+            cx.queue_lift("pattern", Value::String(original.clone()), SUBSET);
+        } else if let Some(original) = &original {
             let mut current = original.clone();
             if cx.settings().strip_lookarounds {
                 let cleaned = strip_lookarounds(original)
@@ -62,6 +96,12 @@ impl Pass for Patterns<'_> {
                     Value::String(original.clone()),
                     "openai.pattern-dialect",
                 );
+            } else if let Some(subset) = subset
+                && map.contains_key("pattern")
+                && !subset.admits(&current)
+            {
+                json::remove(map, "pattern");
+                cx.queue_lift("pattern", Value::String(original.clone()), SUBSET);
             }
         }
         // `patternProperties` keys: a key with a lookaround is not rewritten under `strip_lookarounds` (that would

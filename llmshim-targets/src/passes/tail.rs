@@ -1,6 +1,7 @@
 //! Step W28: the Google-family tail — nullable-`anyOf` collapse, combinator merge, `required` filter, empty
 //! `properties` removal and `anyOf` isolation.
 
+use llmshim_core::keep::Conditional;
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::rules::EmptyProperties;
 use llmshim_core::walk::{NodeCtx, Pass};
@@ -37,8 +38,12 @@ impl Pass for GoogleTail<'_> {
             late |= collapse(map, cx);
         }
         if self.rules.merge_combinators {
+            let conditional = self
+                .rules
+                .keep_set(cx.settings().keywords)
+                .map_or(&[][..], |k| k.conditional);
             for combinator in ["allOf", "anyOf", "oneOf"] {
-                late |= merge(map, combinator, cx)?;
+                late |= merge(map, combinator, conditional, cx)?;
             }
         }
         // An intermediate root (a `$ref` target, an `allOf` entry) is merged with other keys before its node is
@@ -110,14 +115,21 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
 /// the node lacks a key. `enum` arrays unite (`anyOf`, `oneOf`) or intersect (`allOf`), and the description is the
 /// node's own text followed by every branch's, so that the values and constraints the branches held in their
 /// descriptions stay with the node. Returns whether the combinator was there to merge.
+///
+/// A key the keep-list keeps only under a condition (`conditional`: under the current keyword profile the string
+/// lengths, the property counts and the pattern) that the branches do not share (every `anyOf` or `oneOf` branch
+/// with one value; no two `allOf` entries with different values) is lifted into each branch's description first,
+/// where the narrower keep-list would have put it, so the merge neither narrows the union nor fails on it.
 fn merge(
     map: &mut Map<String, Value>,
     combinator: &str,
+    conditional: &[Conditional],
     cx: &mut NodeCtx<'_>,
 ) -> Result<bool, FallbackReason> {
-    let Some(Value::Array(branches)) = map.get(combinator).cloned() else {
+    let Some(Value::Array(mut branches)) = map.get(combinator).cloned() else {
         return Ok(false);
     };
+    lift_unshared(&mut branches, combinator, conditional, cx);
     let unsupported = |cx: &NodeCtx<'_>, why: &str| {
         cx.fail(
             FallbackKind::TargetUnsupported,
@@ -264,6 +276,43 @@ fn merge(
     Ok(true)
 }
 
+/// Lifts, in every branch that has it, each key of `conditional` that the branches do not share (see [`merge`]),
+/// in byte-wise keyword order.
+fn lift_unshared(
+    branches: &mut [Value],
+    combinator: &str,
+    conditional: &[Conditional],
+    cx: &mut NodeCtx<'_>,
+) {
+    let mut keys: Vec<&str> = conditional.iter().map(|c| c.key).collect();
+    keys.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    for key in keys {
+        let values: Vec<Option<&Value>> = branches.iter().map(|b| b.get(key)).collect();
+        let present: Vec<&Value> = values.iter().flatten().copied().collect();
+        let equal = present.windows(2).all(|w| w[0] == w[1]);
+        let shared = if combinator == "allOf" {
+            equal
+        } else {
+            present.is_empty() || (present.len() == values.len() && equal)
+        };
+        if shared {
+            continue;
+        }
+        for (i, branch) in branches.iter_mut().enumerate() {
+            if let Some(b) = branch.as_object_mut()
+                && let Some(value) = json::remove(b, key)
+            {
+                lift::append(b, key, &value);
+                cx.record_at(
+                    "cca.merge-combinator",
+                    ChangeKind::Lifted,
+                    &[combinator, &i.to_string(), key],
+                );
+            }
+        }
+    }
+}
+
 /// The node's own string description followed by the string descriptions of `branches`, each trimmed, the empty ones
 /// skipped, joined with single spaces; `None` when no branch has a description to add (the node keeps its own).
 fn joined_description<'a>(
@@ -324,9 +373,11 @@ fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
 /// The keys `anyOf` isolation copies into a branch of type `ty`.
 fn applies(key: &str, ty: &str) -> bool {
     match key {
-        "properties" | "required" | "propertyOrdering" => ty == "object",
+        "properties" | "required" | "propertyOrdering" | "minProperties" | "maxProperties" => {
+            ty == "object"
+        }
         "items" | "minItems" | "maxItems" => ty == "array",
-        "enum" => ty == "string",
+        "enum" | "minLength" | "maxLength" | "pattern" => ty == "string",
         "format" => matches!(ty, "string" | "integer" | "number"),
         "minimum" | "maximum" => matches!(ty, "integer" | "number"),
         _ => false,

@@ -104,13 +104,21 @@ fn applicability_at(map: &mut Map<String, Value>, tokens: &[&str], cx: &mut Node
     let Some(ty) = map.get("type").and_then(Value::as_str).map(str::to_owned) else {
         return;
     };
-    let groups: [(&[&str], bool); 3] = [
+    // The string and object constraints only the current keep-lists keep never reach here otherwise.
+    let groups: [(&[&str], bool); 4] = [
         (
-            &["properties", "required", "propertyOrdering"],
+            &[
+                "properties",
+                "required",
+                "propertyOrdering",
+                "minProperties",
+                "maxProperties",
+            ],
             ty == "object",
         ),
         (&["items", "minItems", "maxItems"], ty == "array"),
         (&["minimum", "maximum"], ty == "integer" || ty == "number"),
+        (&["minLength", "maxLength", "pattern"], ty == "string"),
     ];
     for (keys, applies) in groups {
         if applies {

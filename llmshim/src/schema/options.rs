@@ -1,6 +1,6 @@
 //! `Options`: everything that selects one normalization, and the memo key.
 
-use llmshim_core::{Budget, Nullable};
+use llmshim_core::{Budget, Keywords, Nullable};
 
 use crate::schema::Target;
 
@@ -15,6 +15,12 @@ use crate::schema::Target;
 /// assert_eq!(options.nullable, Nullable::Marker);
 /// assert!(options.rewrite_one_of);
 /// assert_eq!(options.budget.max_depth, 64);
+///
+/// // Fine-tuned OpenAI models, Azure and OpenAI-compatible servers take only the narrow keyword subsets.
+/// use llmshim::schema::Keywords;
+/// let narrow = Options::for_target(Target::OpenAiChat).with_keywords(Keywords::Conservative);
+/// assert_eq!(Options::for_target(Target::OpenAiChat).keywords, Keywords::Current);
+/// assert_ne!(narrow, Options::for_target(Target::OpenAiChat));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -37,6 +43,9 @@ pub struct Options {
     pub diagnostics: bool,
     /// The schema is a structured-output schema.
     pub structured_output: bool,
+    /// Which keyword sets the keep-lists keep: what the provider enforces today (`Current`, the default) or the
+    /// narrow subsets every model accepts (`Conservative`).
+    pub keywords: Keywords,
 }
 
 impl Options {
@@ -53,6 +62,7 @@ impl Options {
             budget: Budget::default(),
             diagnostics: false,
             structured_output: false,
+            keywords: Keywords::default(),
         }
     }
 
@@ -109,6 +119,13 @@ impl Options {
     #[must_use]
     pub fn with_structured_output(mut self, on: bool) -> Self {
         self.structured_output = on;
+        self
+    }
+
+    /// Sets the keyword profile.
+    #[must_use]
+    pub fn with_keywords(mut self, keywords: Keywords) -> Self {
+        self.keywords = keywords;
         self
     }
 }

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use llmshim_core::json;
-use llmshim_core::rules::{Booleans, RuleSet};
+use llmshim_core::rules::{Booleans, KeepSets, RuleSet};
 use llmshim_core::walk::{self, HARD_MAX_DEPTH, Settings, steps};
 use llmshim_core::{
     Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Pass, TargetRules,
@@ -110,6 +110,7 @@ fn settings(options: &Options, strict: bool) -> Settings {
         .with_strip_lookarounds(options.strip_lookarounds)
         .with_diagnostics(options.diagnostics)
         .with_structured_output(options.structured_output)
+        .with_keywords(options.keywords)
 }
 
 /// The structural check of `options` with strict set to `strict`, against `rules`.
@@ -121,6 +122,7 @@ fn check_options<'r>(
     llmshim_core::check::Options::new(rules)
         .with_strict(strict)
         .with_nullable(options.nullable)
+        .with_keywords(options.keywords)
         .with_budget(&options.budget)
 }
 
@@ -156,6 +158,8 @@ fn attempt(
     let flatten = steps::FlattenTuples::new(rules.flatten_tuples);
     let infer = steps::InferType::new(rules.infer_array_from_items);
     let enter_hook = target::EnterHook::new(target);
+    let strict_keep =
+        llmshim_strict::KeepList::new(rules.strict.map_or(KeepSets::STRICT, |p| p.keep));
     let keep = target::KeepList::new(rules);
     let patterns = target::Patterns::new(rules);
     let values = target::GoogleValues::new(rules);
@@ -182,7 +186,7 @@ fn attempt(
         &flatten,
         &infer,
         &enter_hook,
-        &llmshim_strict::KeepList,
+        &strict_keep,
         &keep,
         &patterns,
         &steps::NullablePolicy,

@@ -3,7 +3,9 @@
 //! `tests/golden/*.json` holds hand-written worked examples that no bless mode rewrites. `tests/cases/matrix.json`
 //! holds the cross-target matrix: one row per JSON Schema construct (usually a property of an object root, so that
 //! root rules do not interfere; the root itself only for root rows), one case per built-in target, normalized with
-//! diagnostics on through a normalizer with fixed, empty environment flags and no memo. Each case states the output
+//! diagnostics on, under the conservative keyword profile (the first keyword sets; what the current profile keeps
+//! beyond them has golden cases per target and profile in `tests/golden/keywords.json`), through a normalizer with
+//! fixed, empty environment flags and no memo. Each case states the output
 //! bytes (key order included) and the report: the flags, the reason's kind and pointer for a fallback, and every
 //! change as pointer, rule and kind. A kept schema comes back byte for byte with no change recorded; a fallback is
 //! exactly `{"type":"object","properties":{}}` with no change recorded. A case's `comment` says why, citing the

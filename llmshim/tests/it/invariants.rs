@@ -489,7 +489,7 @@ fn check_one(input: &Value, target: Target, strict: bool) -> Result<(), TestCase
         problems
     );
     if report.strict {
-        let strict_problems = llmshim_strict::check(&out);
+        let strict_problems = crate::support::strict_problems(&effective, &out);
         prop_assert!(
             strict_problems.is_empty(),
             "{}: {} fails strict: {:?}",

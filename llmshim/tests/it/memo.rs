@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use llmshim::cache::{Limits, Stats};
 use llmshim::schema::{
-    Budget, Env, EnvFlags, Normalization, Normalizer, Nullable, Options, SchemaMemo, Target,
+    Budget, Env, EnvFlags, Keywords, Normalization, Normalizer, Nullable, Options, SchemaMemo,
+    Target,
 };
 use serde_json::{Map, Value, json};
 
@@ -195,6 +196,10 @@ fn every_options_field_changes_the_key() {
         (
             "structured_output",
             base.clone().with_structured_output(true),
+        ),
+        (
+            "keywords",
+            base.clone().with_keywords(Keywords::Conservative),
         ),
     ];
     for (field, variant) in variants {

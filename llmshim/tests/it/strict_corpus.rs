@@ -100,7 +100,7 @@ fn run(normalizer: &Normalizer, target: Target, schema: &Value) -> Result<Option
     let mut out = schema.clone();
     let report = normalizer.normalize_with(&options, &mut out);
     if report.strict {
-        let strict = llmshim_strict::check(&out);
+        let strict = crate::support::strict_problems(&options, &out);
         let core = check_with(&options, &out);
         if report.used_fallback || report.fallback_reason.is_some() {
             return Err(format!("strict with a fallback or a reason: {report:?}"));

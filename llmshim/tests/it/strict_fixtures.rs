@@ -165,12 +165,6 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
         "a schema-valued `additionalProperties` is replaced by `false` (K4), not refused",
     ),
     (
-        "agents/test_function_with_field_required_constraints",
-        Rules(&[KeepList]),
-        "strict.keyword",
-        "numeric bounds are lifted into the description",
-    ),
-    (
         "agents/test_function_with_field_optional_with_default",
         LIFT_AND_NULL,
         "strict.keyword, strict.nullable-optional",
@@ -189,34 +183,16 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
         "`default` is lifted; the optional becomes nullable",
     ),
     (
-        "agents/test_function_with_field_string_constraints",
-        Rules(&[KeepList]),
-        "strict.keyword",
-        "`pattern` and length bounds are lifted into the description",
-    ),
-    (
         "agents/test_function_with_field_multiple_constraints",
         LIFT_AND_NULL,
         "strict.keyword, strict.nullable-optional",
         "defaults and bounds are lifted; optionals become nullable",
     ),
     (
-        "agents/test_function_with_annotated_field_required_constraints",
-        Rules(&[KeepList]),
-        "strict.keyword",
-        "numeric bounds are lifted into the description",
-    ),
-    (
         "agents/test_function_with_annotated_field_optional_with_default",
         LIFT_AND_NULL,
         "strict.keyword, strict.nullable-optional",
         "`default` and `minimum` are lifted; the optional becomes nullable",
-    ),
-    (
-        "agents/test_function_with_annotated_field_string_constraints",
-        Rules(&[KeepList]),
-        "strict.keyword",
-        "`pattern` and length bounds are lifted into the description",
     ),
     (
         "agents/test_function_with_annotated_field_multiple_constraints",
@@ -580,9 +556,9 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
     ),
     (
         "agents/test_ref_with_validation_sibling_is_rejected",
-        Accepts(&["resolve.inline-ref", "strict.keyword"]),
-        "resolve.inline-ref, strict.keyword",
-        "the sibling `minLength` is merged, then lifted",
+        Accepts(&["resolve.inline-ref"]),
+        "resolve.inline-ref",
+        "the sibling `minLength` is merged, and kept: the current keyword profile keeps string lengths under OpenAI strict",
     ),
     (
         "agents/test_ref_with_interacting_object_sibling_is_rejected",
@@ -754,7 +730,7 @@ fn run(input: &Value, target: Target) -> Result<Run, String> {
     let mut out = input.clone();
     let report = normalizer.normalize_with(&options, &mut out);
     let mut traced = input.clone();
-    let diagnosed = normalizer.normalize_with(&options.with_diagnostics(true), &mut traced);
+    let diagnosed = normalizer.normalize_with(&options.clone().with_diagnostics(true), &mut traced);
     if traced != out || diagnosed.strict != report.strict {
         return Err("diagnostics changed the result".to_owned());
     }
@@ -769,7 +745,7 @@ fn run(input: &Value, target: Target) -> Result<Run, String> {
                 "a strict result with a fallback or a reason: {report:?}"
             ));
         }
-        let violations = llmshim_strict::check(&out);
+        let violations = crate::support::strict_problems(&options, &out);
         if !violations.is_empty() {
             return Err(format!("the strict check fails: {violations:?} on {out}"));
         }
@@ -959,6 +935,12 @@ fn strict_fixtures_pass_the_strict_check_and_every_difference_is_classified() {
         counts[0],
         counts[1],
         counts[2]
+    );
+    // The counts the README publishes (under the current keyword profile, the default).
+    assert_eq!(
+        (fixtures.len(), counts),
+        (108, [19, 89, 0]),
+        "pairs and (a), (b), (c) counts"
     );
     if let Err(report) = classified.check("strict fixtures", BUGS) {
         problems.push(report);

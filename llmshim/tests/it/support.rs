@@ -36,6 +36,15 @@ pub(crate) fn options(target: Target, strict: bool, members: &Map<String, Value>
             "bypass" => o = o.with_bypass(flag()),
             "diagnostics" => o = o.with_diagnostics(flag()),
             "structured_output" => o = o.with_structured_output(flag()),
+            "keywords" => {
+                o = o.with_keywords(
+                    value
+                        .as_str()
+                        .expect("a keyword profile name")
+                        .parse()
+                        .expect("current or conservative"),
+                );
+            }
             "max_depth" => budget = budget.with_max_depth(count()),
             "max_nodes" => budget = budget.with_max_nodes(count()),
             "max_literal_bytes" => budget = budget.with_max_literal_bytes(count()),
@@ -61,4 +70,19 @@ pub(crate) fn normalizer(env: &Map<String, Value>) -> Normalizer {
         .with_no_strict(on("LLMSHIM_NO_STRICT"))
         .with_no_schema_cache(on("LLMSHIM_NO_SCHEMA_CACHE"));
     Normalizer::new(Env::Fixed(flags)).without_memo()
+}
+
+/// The strict check of `out` against the strict keep-list of `options`' target under its keyword profile (the
+/// list normalization strips to); `llmshim_strict::check` alone holds a schema to the list every model accepts.
+pub(crate) fn strict_problems(
+    options: &Options,
+    out: &Value,
+) -> Vec<llmshim::schema::FallbackReason> {
+    let profile = options
+        .target
+        .rules()
+        .rules()
+        .strict
+        .expect("a target with a strict profile");
+    llmshim_strict::check_with(out, &profile, options.keywords)
 }

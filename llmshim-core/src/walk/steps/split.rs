@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::json;
+use crate::keep::Keywords;
 use crate::keyword::TYPE_NAMES;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
 use crate::walk::{Flow, NodeCtx, Pass, Rewalk};
@@ -68,7 +69,7 @@ impl Pass for SplitTypeArray {
             if !strict && name == "null" {
                 continue;
             }
-            let mut branch = prune(map, name);
+            let mut branch = prune(map, name, cx.settings().keywords);
             if !strict {
                 if let Some(d) = &description {
                     branch.insert("description".to_owned(), d.clone());
@@ -93,7 +94,15 @@ impl Pass for SplitTypeArray {
 }
 
 /// The node with `type` set to `name` in place and the keywords that type cannot use removed.
-fn prune(node: &Map<String, Value>, name: &str) -> Map<String, Value> {
+///
+/// Under [`Keywords::Current`], where keep-lists keep string, object and array constraints that a branch of another
+/// type would carry to no effect (and a provider may refuse there), they follow their types too: non-string
+/// branches lose `pattern`, `minLength`, `maxLength` and a string `format`, non-object branches `minProperties` and
+/// `maxProperties`, non-array branches `minItems` and `maxItems`. A numeric format (`int32`, `int64` on integers,
+/// `float`, `double` on numbers) stays on its numeric branches and leaves the others. Under
+/// [`Keywords::Conservative`] those keys never reach the split (the keep-lists lifted them), and a `format` is
+/// copied into every branch as it always was.
+fn prune(node: &Map<String, Value>, name: &str, keywords: Keywords) -> Map<String, Value> {
     if name == "null" {
         let mut only = Map::new();
         only.insert("type".to_owned(), Value::String("null".to_owned()));
@@ -108,12 +117,14 @@ fn prune(node: &Map<String, Value>, name: &str) -> Map<String, Value> {
         "exclusiveMaximum",
         "multipleOf",
     ];
+    let current = keywords == Keywords::Current;
     let mut branch = Map::new();
     for (key, value) in node {
         let k = key.as_str();
         let keep = (name == "object" || !object_only.contains(&k))
             && (name == "array" || !array_only.contains(&k))
-            && (name == "integer" || name == "number" || !numeric_only.contains(&k));
+            && (name == "integer" || name == "number" || !numeric_only.contains(&k))
+            && (!current || follows_its_type(k, value, name));
         if k == "type" {
             branch.insert(key.clone(), Value::String(name.to_owned()));
         } else if keep {
@@ -121,4 +132,20 @@ fn prune(node: &Map<String, Value>, name: &str) -> Map<String, Value> {
         }
     }
     branch
+}
+
+/// Whether `key` with `value` applies to a branch of type `name`, for the keys the current keep-lists keep that
+/// apply to one kind of value (every other key applies).
+fn follows_its_type(key: &str, value: &Value, name: &str) -> bool {
+    match key {
+        "pattern" | "minLength" | "maxLength" => name == "string",
+        "minProperties" | "maxProperties" => name == "object",
+        "minItems" | "maxItems" => name == "array",
+        "format" => match value.as_str() {
+            Some("int32" | "int64") => name == "integer",
+            Some("float" | "double") => name == "number",
+            _ => name == "string",
+        },
+        _ => true,
+    }
 }
