@@ -1,12 +1,12 @@
 //! Keyword arguments to `Options`: the target by its command-line name, `strict`, and the options of the batch
 //! lines by their snake-case names.
 
-use llmshim::schema::{Nullable, Options, Target};
+use llmshim::schema::{Keywords, Nullable, Options, Target};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
 /// The option names `**options` accepts, in the contract's order.
-pub(crate) const NAMES: [&str; 9] = [
+pub(crate) const NAMES: [&str; 10] = [
     "nullable",
     "rewrite_one_of",
     "strip_lookarounds",
@@ -16,6 +16,7 @@ pub(crate) const NAMES: [&str; 9] = [
     "max_literal_bytes",
     "diagnostics",
     "structured_output",
+    "keywords",
 ];
 
 /// Why options could not be built: an unknown name (a `TypeError` in Python) or a bad value (an `OptionError`).
@@ -90,6 +91,18 @@ fn apply(options: &mut Options, name: &str, value: &Bound<'_, PyAny>) -> Result<
                     ));
                 }
             };
+        }
+        "keywords" => {
+            let text = value
+                .cast::<PyString>()
+                .ok()
+                .and_then(|t| t.to_cow().ok().map(|t| t.to_ascii_lowercase()))
+                .unwrap_or_default();
+            options.keywords = text.parse::<Keywords>().map_err(|_| {
+                OptionProblem::BadValue(
+                    "option \"keywords\" must be \"current\" or \"conservative\"".to_owned(),
+                )
+            })?;
         }
         "rewrite_one_of" => options.rewrite_one_of = flag()?,
         "strip_lookarounds" => options.strip_lookarounds = flag()?,

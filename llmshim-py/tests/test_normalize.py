@@ -125,6 +125,25 @@ def test_options_are_applied_and_checked():
     assert set(llmshim.OPTION_NAMES) >= {"nullable", "diagnostics", "max_depth"}
 
 
+def test_the_keyword_profile_decides_what_is_kept():
+    schema = {"type": "object", "properties": {"code": {"type": "string", "maxLength": 8}}}
+    out, report = llmshim.normalize(schema, "google")
+    assert out["properties"]["code"] == {"type": "string", "maxLength": 8} and not report.changed
+    out, same = llmshim.normalize(schema, "google", keywords="Current")
+    assert out["properties"]["code"] == {"type": "string", "maxLength": 8} and not same.changed
+    out, report = llmshim.normalize(schema, "google", keywords="conservative", diagnostics=True)
+    code = out["properties"]["code"]
+    assert "maxLength" not in code and "8" in code["description"]
+    assert [(c.pointer, c.kind) for c in report.changes if c.pointer == "/properties/code"] == [
+        ("/properties/code", "lifted")
+    ]
+    with pytest.raises(llmshim.OptionError, match="current.*conservative"):
+        llmshim.normalize(schema, "google", keywords="narrow")
+    with pytest.raises(llmshim.OptionError, match="current.*conservative"):
+        llmshim.normalize(schema, "google", keywords=True)
+    assert "keywords" in llmshim.OPTION_NAMES
+
+
 def test_the_environment_flags_apply(monkeypatch):
     schema = {"type": "object", "properties": {"a": {"type": "string"}}}
     monkeypatch.setenv("LLMSHIM_NO_STRICT", "1")

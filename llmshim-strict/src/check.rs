@@ -82,7 +82,11 @@ pub fn check(schema: &Value) -> Vec<FallbackReason> {
 /// assert!(check_with(&schema, &profile, Keywords::Current).is_empty());
 /// assert_eq!(check_with(&schema, &profile, Keywords::Conservative).len(), 1);
 /// ```
-pub fn check_with(schema: &Value, profile: &StrictProfile, keywords: Keywords) -> Vec<FallbackReason> {
+pub fn check_with(
+    schema: &Value,
+    profile: &StrictProfile,
+    keywords: Keywords,
+) -> Vec<FallbackReason> {
     let budget = Budget::default().with_max_depth(HARD_MAX_DEPTH);
     let rules = RuleSet::new().with_strict(Some(*profile));
     let options = llmshim_core::check::Options::new(&rules)

@@ -302,9 +302,9 @@ fn found_under(
         .with_strict(strict)
         .with_keywords(keywords);
     check::check(schema, &options)
-    .into_iter()
-    .map(|r| (r.kind, r.pointer))
-    .collect()
+        .into_iter()
+        .map(|r| (r.kind, r.pointer))
+        .collect()
 }
 
 #[test]

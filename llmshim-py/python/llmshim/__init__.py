@@ -238,9 +238,10 @@ def _report_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
 def normalize(schema: Any, target: str, *, strict: bool = False, **options: Any) -> tuple[Any, Report]:
     """Normalizes ``schema`` for ``target``: ``(new schema, report)``.
 
-    ``options`` are ``nullable`` ("preserve", "marker" or "remove"), ``rewrite_one_of``, ``strip_lookarounds``,
-    ``bypass``, ``diagnostics`` and ``structured_output`` (bools) and ``max_depth``, ``max_nodes`` and
-    ``max_literal_bytes`` (ints); unset ones take the target's defaults.
+    ``options`` are ``nullable`` ("preserve", "marker" or "remove"), ``keywords`` ("current", the default, or
+    "conservative": which constraint keywords are kept rather than lifted into descriptions), ``rewrite_one_of``,
+    ``strip_lookarounds``, ``bypass``, ``diagnostics`` and ``structured_output`` (bools) and ``max_depth``,
+    ``max_nodes`` and ``max_literal_bytes`` (ints); unset ones take the target's defaults.
     """
     out, raw = _native.normalize(schema, target, strict, options)
     return out, Report._from(raw)

@@ -2,6 +2,7 @@
 
 use llmshim_core::ChangeKind::{Added, Dropped, Lifted, Narrowed, Relaxed, Rewritten, Upgraded};
 use llmshim_core::Nullable;
+use llmshim_core::keep::{KeepSet, Keywords};
 use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, RuleSet};
 
 use crate::rules::Status::{Implemented, Planned};
@@ -92,6 +93,20 @@ fn filter(r: &RuleSet) -> Applies {
 }
 fn isolate(r: &RuleSet) -> Applies {
     when(r.isolate_any_of)
+}
+/// Where the current keyword profile keeps `pattern` within an engine's subset: always for the rule set's own
+/// keep-list, under strict for the strict one.
+fn pattern_subset(r: &RuleSet) -> Applies {
+    if r.keep_set(Keywords::Current)
+        .and_then(KeepSet::pattern)
+        .is_some()
+    {
+        Applies::Always
+    } else if r.strict.is_some() && r.strict_keep(Keywords::Current).pattern().is_some() {
+        Applies::WithStrict
+    } else {
+        Applies::Never
+    }
 }
 fn openai_limits(r: &RuleSet) -> Applies {
     if r.strict.is_some_and(|s| s.openai_limits.is_some()) {
@@ -379,8 +394,8 @@ pub(crate) const RULES: &[Rule] = &[
         id: "strict.keyword",
         kinds: &[Lifted, Dropped],
         step: "W19",
-        what: "Under strict, removes every key outside the strict keep-list; human constraints (bounds, formats, patterns, defaults) are lifted into the description, the rest dropped.",
-        why: "Strict decoding accepts only a small subset of JSON Schema, the same on every provider.",
+        what: "Under strict, removes every key outside the strict keep-list of the keyword profile (`current` also keeps the constraints the provider enforces, such as OpenAI's bounds and lengths, each only with a value the provider takes); human constraints (bounds, formats, patterns, defaults) are lifted into the description, the rest dropped.",
+        why: "Strict decoding accepts only a subset of JSON Schema, which differs by provider and model.",
         facts: &["STR-2"],
         file: "llmshim-strict/src/keep_list.rs",
         applies: strict,
@@ -423,7 +438,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "target.keyword",
         kinds: &[Lifted, Dropped],
         step: "W19",
-        what: "Removes every key outside the rule set's keep-list; keys on the lift list are lifted into the description, the rest dropped.",
+        what: "Removes every key outside the rule set's keep-list of the keyword profile (`current` also keeps Gemini's string lengths, property counts and patterns); keys on the lift list are lifted into the description, the rest dropped.",
         why: "Gemini's schema is a protobuf message: any unknown field fails the request.",
         facts: &["GEM-1"],
         file: "llmshim-targets/src/passes/keep.rs",
@@ -467,12 +482,12 @@ pub(crate) const RULES: &[Rule] = &[
         id: "target.pattern-subset",
         kinds: &[Lifted],
         step: "W20",
-        what: "Lifts a kept `pattern` that uses a construct the profile's regex engine lacks (lookaround, backreferences, Unicode classes).",
+        what: "Lifts a `pattern` the keyword profile keeps when it uses a construct the provider's regex engine lacks (a lookaround, a backreference, a `\\p` escape; on Anthropic also word boundaries and repetition bounds over 1000, on Gemini named groups), or when it cannot be read; on Anthropic also in structured-output schemas without strict.",
         why: "A kept pattern is enforced by the provider's engine, which rejects what it cannot compile.",
         facts: &["OAI-4", "RSP-2"],
         file: "llmshim-targets/src/passes/patterns.rs",
-        applies: planned,
-        status: Planned(21),
+        applies: pattern_subset,
+        status: Implemented,
     },
     Rule {
         id: "anthropic.output-bounds",
