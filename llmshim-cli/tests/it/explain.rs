@@ -44,38 +44,52 @@ fn explain_prints_the_resulting_schema_then_a_sentence_per_change_in_document_or
             "{pointer} {rule}: {lines:#?}"
         );
     }
-    // Document order: the inlined `$ref` of `ship_to` before the pattern lifted inside it, though the walk records
-    // the pattern first; `/$defs` first, although it is the last key of the input's root but one.
+    // Document order: the inlined `$ref` of the line items before the bound lifted inside it, though the walk
+    // records the bound first; `/$defs` first, although it is the last key of the input's root but one.
     let at = |p: &str| {
         lines
             .iter()
             .position(|l| l.starts_with(&format!("{p}: ")))
             .unwrap()
     };
-    assert!(
-        at("/properties/ship_to/$ref") < at("/properties/ship_to/properties/postal_code/pattern")
-    );
+    let bound = "/properties/items/items/properties/quantity/exclusiveMinimum";
+    assert!(at("/properties/items/items/$ref") < at(bound));
     assert!(
         performed
             .iter()
-            .position(|c| c[2] == "/properties/ship_to/$ref")
-            > performed
-                .iter()
-                .position(|c| c[2] == "/properties/ship_to/properties/postal_code/pattern")
+            .position(|c| c[2] == "/properties/items/items/$ref")
+            > performed.iter().position(|c| c[2] == bound)
     );
     assert_eq!(at("/$defs"), 0);
     assert!(at("/properties/items/items/$ref") < at("/properties/ship_to/$ref"));
     assert!(at("/properties/ship_to/$ref") < at("/properties/priority/$ref"));
     // Where a lifted value went: the description it was appended to.
-    assert!(
-        lines[at("/properties/ship_to/properties/postal_code/pattern")].starts_with(
-            "/properties/ship_to/properties/postal_code/pattern: moved `pattern` into the node's description, which \
-             now reads \"(pattern: ^[0-9]{5}$)\". Why: "
-        )
-    );
+    assert!(lines[at(bound)].starts_with(
+        "/properties/items/items/properties/quantity/exclusiveMinimum: moved `exclusiveMinimum` into the node's \
+         description, which now reads \"(default: 1) (exclusiveMinimum: 0)\". Why: "
+    ));
     assert!(
         lines[at("/properties/ship_to/$ref")]
             .contains("replaced the reference \"#/$defs/Address\"")
+    );
+    // Gemini's schema has `pattern`: the current keyword profile keeps it, so no line names it; the conservative
+    // profile lifts it.
+    assert!(!lines.iter().any(|l| l.contains("/postal_code/pattern")));
+    let conservative = run(&[
+        "explain",
+        "--target",
+        "google",
+        "--keywords",
+        "conservative",
+        &file,
+    ]);
+    assert!(
+        change_lines(&conservative.stdout).iter().any(|l| l.starts_with(
+            "/properties/ship_to/properties/postal_code/pattern: moved `pattern` into the node's description, \
+             which now reads \"(pattern: ^[0-9]{5}$)\". Why: "
+        )),
+        "{}",
+        conservative.stdout
     );
     assert!(!out.stdout.contains('\u{1b}'), "no colour on a pipe");
 }
@@ -128,7 +142,10 @@ fn diff_shows_the_input_becoming_the_output() {
     };
     assert!(trimmed('-', "\"$ref\": \"#/$defs/Address\","), "{diff}");
     assert!(
-        trimmed('+', "\"description\": \"(pattern: ^[0-9]{5}$)\""),
+        trimmed(
+            '+',
+            "\"description\": \"(default: 1) (exclusiveMinimum: 0)\""
+        ),
         "{diff}"
     );
     // Applying the diff's removed and added lines to the input gives the output, line for line.
