@@ -134,8 +134,8 @@ def test_the_keyword_profile_decides_what_is_kept():
     out, report = llmshim.normalize(schema, "google", keywords="conservative", diagnostics=True)
     code = out["properties"]["code"]
     assert "maxLength" not in code and "8" in code["description"]
-    assert [(c.pointer, c.kind) for c in report.changes if c.pointer == "/properties/code"] == [
-        ("/properties/code", "lifted")
+    assert [(c.pointer, c.rule, c.kind) for c in report.changes] == [
+        ("/properties/code/maxLength", "target.keyword", "lifted")
     ]
     with pytest.raises(llmshim.OptionError, match="current.*conservative"):
         llmshim.normalize(schema, "google", keywords="narrow")
