@@ -25,8 +25,25 @@ struct Entry {
     current_keeps: bool,
 }
 
+/// The folder of the generated bodies: written in a provider's shape where no public thread shows one, each
+/// labelled `origin: "generated"`, and never counted as real.
+fn generated_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rejections/generated")
+}
+
+/// The collected (real) bodies.
 fn entries() -> Vec<Entry> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(real_dir())
+    load(&real_dir(), "real")
+}
+
+/// The generated bodies.
+fn generated_entries() -> Vec<Entry> {
+    load(&generated_dir(), "generated")
+}
+
+/// Every body of `dir`, each of which must say it is of `origin`.
+fn load(dir: &Path, origin: &str) -> Vec<Entry> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("the rejection corpus is part of the repository")
         .map(|e| e.expect("a directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -45,8 +62,8 @@ fn entries() -> Vec<Entry> {
             };
             assert_eq!(
                 field("origin"),
-                "real",
-                "{}: every collected body is real",
+                origin,
+                "{}: every body of the folder is {origin}",
                 path.display()
             );
             Entry {
@@ -331,34 +348,70 @@ fn every_real_body_degrades_its_own_site_only() {
     }
 }
 
+/// The schema a rejection's site names in `request`, for the shapes the `current_keeps` bodies use.
+fn site_schema<'a>(target: Target, request: &'a Value, site: &Site) -> &'a Value {
+    match (target, site) {
+        (Target::Google | Target::CloudCodeAssist, Site::OutputSchema) => {
+            &request["generationConfig"]["responseSchema"]
+        }
+        (Target::OpenAiChat, Site::Tool { index, .. }) => {
+            &request["tools"][*index]["function"]["parameters"]
+        }
+        (Target::OpenAiResponses, Site::Tool { index, .. }) => {
+            &request["tools"][*index]["parameters"]
+        }
+        (Target::Anthropic, Site::Tool { index, .. }) => &request["tools"][*index]["input_schema"],
+        other => panic!("no current_keeps body has the site {other:?}"),
+    }
+}
+
 #[test]
 fn a_keyword_the_current_profile_keeps_is_lifted_when_a_model_rejects_it() {
-    let kept: Vec<Entry> = entries().into_iter().filter(|e| e.current_keeps).collect();
+    let generated = generated_entries();
     assert!(
-        !kept.is_empty(),
-        "the corpus has a body naming a keyword the Current profile keeps"
+        generated.iter().all(|e| e.source.starts_with("generated:")),
+        "a generated body says so in its source"
     );
+    let kept: Vec<Entry> = entries()
+        .into_iter()
+        .chain(generated)
+        .filter(|e| e.current_keeps)
+        .collect();
+    // One real Gemini body (`maxItems`, which both profiles keep on Google) and one generated OpenAI body
+    // (`maxLength`, which only the current profile keeps under strict).
+    assert_eq!(
+        kept.len(),
+        2,
+        "the bodies naming a keyword the Current profile keeps"
+    );
+    let mut keywords = Vec::new();
     for e in kept {
         let rejection = locate(e.target, &e.request, &e.body).expect("located");
-        let keyword = rejection
-            .keyword
-            .clone()
-            .expect("the body names the keyword");
-        let pointer = rejection.pointer.clone().expect("the body names the node");
+        let (site, pointer, keyword) = expected(e.expect.as_ref().expect("a hand-read answer"));
+        assert_eq!(
+            (&rejection.site, &rejection.pointer, &rejection.keyword),
+            (&site, &pointer, &keyword),
+            "{}",
+            e.id
+        );
+        let keyword = keyword.expect("the body names the keyword");
+        let pointer = pointer.expect("the body names the node");
+        let before = site_schema(e.target, &e.request, &site)
+            .pointer(&pointer)
+            .expect("the node");
+        let value = before[&keyword].clone();
+        assert!(!value.is_null(), "{}: the request holds {keyword}", e.id);
         let mut request = e.request.clone();
         let report = degrade(&Options::for_target(e.target), &mut request, &rejection);
         assert_eq!(report.step, Some(Step::Keyword), "{}", e.id);
-        let schema = &request["generationConfig"]["responseSchema"];
-        let node = schema.pointer(&pointer).expect("the node stays");
+        let node = site_schema(e.target, &request, &site)
+            .pointer(&pointer)
+            .expect("the node stays");
         assert!(
             node.get(&keyword).is_none(),
             "{}: {keyword} is removed",
             e.id
         );
-        let value = e.request["generationConfig"]["responseSchema"]
-            .pointer(&pointer)
-            .expect("node")[&keyword]
-            .clone();
         let fragment = format!("({keyword}: {value})");
         assert!(
             node["description"]
@@ -367,7 +420,43 @@ fn a_keyword_the_current_profile_keeps_is_lifted_when_a_model_rejects_it() {
             "{}: {node}",
             e.id
         );
+        // Everything else of the node stays, and so does every other tool.
+        for (k, v) in before.as_object().expect("an object node") {
+            if k != &keyword && k != "description" {
+                assert_eq!(node.get(k), Some(v), "{}: {k} stays", e.id);
+            }
+        }
+        if let Some(tools) = e.request["tools"].as_array() {
+            for (i, tool) in tools.iter().enumerate() {
+                if !matches!(site, Site::Tool { index, .. } if index == i) {
+                    assert_eq!(
+                        &request["tools"][i], tool,
+                        "{}: tool {i} is untouched",
+                        e.id
+                    );
+                }
+            }
+        }
+        keywords.push((e.target.name().to_owned(), keyword));
     }
+    keywords.sort();
+    assert_eq!(
+        keywords,
+        [
+            ("chat".to_owned(), "maxLength".to_owned()),
+            ("google".to_owned(), "maxItems".to_owned())
+        ]
+    );
+    // Under the current profile, chat strict keeps the rejected keyword: the body answers a schema llmshim wrote.
+    let mut schema = json!({"type": "object", "properties": {"order_id": {"type": "string", "maxLength": 64}}, "required": ["order_id"]});
+    let report = Normalizer::new(Env::Fixed(EnvFlags::default()))
+        .without_memo()
+        .normalize_with(
+            &Options::for_target(Target::OpenAiChat).with_strict(true),
+            &mut schema,
+        );
+    assert!(report.strict);
+    assert_eq!(schema["properties"]["order_id"]["maxLength"], 64);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
