@@ -6,6 +6,7 @@
 //! - [`testdata`] finds the third-party test data named by `LLMSHIM_TESTDATA` and reads the
 //!   JSON-Schema-Test-Suite, SchemaStore and MCP tool corpora in place.
 //! - [`golden`] runs data-driven golden cases and blesses `tests/cases` with `UPDATE_EXPECT=1`.
+//! - [`refs`] checks that an output holds no reference, or only kept recursive ones.
 //! - [`xfail`] compares a conformance run with its expected-failure list, which may only shrink.
 //! - [`fallbacks`] compares a corpus run with its expected-fallback list, whose entries each carry
 //!   the pointer and message they must fall back with.
@@ -46,6 +47,7 @@
 
 pub mod fallbacks;
 pub mod golden;
+pub mod refs;
 pub mod testdata;
 pub mod workload;
 pub mod xfail;

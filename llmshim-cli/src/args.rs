@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::builder::BoolValueParser;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
-use llmshim::schema::{Keywords, Nullable, Target};
+use llmshim::schema::{Keywords, Nullable, Recursion, Target};
 
-use crate::options::{parse_keywords, parse_nullable, parse_target};
+use crate::options::{parse_keywords, parse_nullable, parse_recursion, parse_target};
 
 /// `llmshim`: make one JSON Schema work on every LLM provider.
 #[derive(Debug, Parser)]
@@ -103,6 +103,10 @@ pub struct OptionArgs {
     /// subsets every model accepts (`conservative`: fine-tuned OpenAI models, Azure, OpenAI-compatible servers).
     #[arg(long, value_name = "current|conservative", value_parser = parse_keywords)]
     pub keywords: Option<Keywords>,
+    /// What recursive references become (default: the target's): kept as references into root `$defs`, unrolled
+    /// N times (3 without `:N`), or the fallback.
+    #[arg(long, value_name = "fallback|keep-refs|unroll[:N]", value_parser = parse_recursion)]
+    pub recursion: Option<Recursion>,
     /// Run with `LLMSHIM_NO_SCHEMA_CACHE` on: the memo is neither read nor written.
     #[arg(long)]
     pub no_cache: bool,

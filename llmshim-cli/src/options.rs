@@ -1,12 +1,12 @@
 //! Building `Options` and the environment from command-line flags and from batch `options` members.
 
-use llmshim::schema::{Env, Keywords, Nullable, Options, Target};
+use llmshim::schema::{Env, Keywords, Nullable, Options, Recursion, Target};
 use serde_json::Value;
 
 use crate::args::OptionArgs;
 
 /// The snake-case option names a batch line's `options` member may use, in the order of the `Options` fields.
-pub const OPTION_NAMES: [&str; 11] = [
+pub const OPTION_NAMES: [&str; 12] = [
     "strict",
     "nullable",
     "rewrite_one_of",
@@ -18,6 +18,7 @@ pub const OPTION_NAMES: [&str; 11] = [
     "diagnostics",
     "structured_output",
     "keywords",
+    "recursion",
 ];
 
 /// Parses a nullable policy: `preserve`, `marker` or `remove`, in any ASCII case.
@@ -62,6 +63,24 @@ pub fn parse_keywords(text: &str) -> Result<Keywords, String> {
         .ok_or_else(|| {
             format!("unknown keyword profile {text:?} (expected current or conservative)")
         })
+}
+
+/// Parses a recursion mode: `fallback`, `keep-refs`, `keep-refs:optional-only`, `unroll` (depth 3) or
+/// `unroll:<N>` with N ≥ 1.
+///
+/// # Errors
+///
+/// A message naming the accepted values.
+///
+/// ```
+/// use llmshim::schema::Recursion;
+/// use llmshim_cli::options::parse_recursion;
+///
+/// assert_eq!(parse_recursion("unroll:2"), Ok(Recursion::unroll(2)));
+/// assert!(parse_recursion("unroll:0").is_err());
+/// ```
+pub fn parse_recursion(text: &str) -> Result<Recursion, String> {
+    text.parse::<Recursion>().map_err(|e| e.to_string())
 }
 
 /// Parses a target name: the command-line name of a built-in target (see `Target::builtins`).
@@ -127,6 +146,9 @@ impl OptionArgs {
         }
         if let Some(keywords) = self.keywords {
             options = options.with_keywords(keywords);
+        }
+        if let Some(recursion) = self.recursion {
+            options = options.with_recursion(recursion);
         }
         options
     }
@@ -195,6 +217,12 @@ pub fn apply_member(options: &mut Options, name: &str, value: &Value) -> Result<
                 .as_str()
                 .ok_or_else(|| format!("option {name:?} must be a string"))?;
             options.keywords = parse_keywords(text)?;
+        }
+        "recursion" => {
+            let text = value
+                .as_str()
+                .ok_or_else(|| format!("option {name:?} must be a string"))?;
+            options.recursion = Some(parse_recursion(text)?);
         }
         _ => {
             return Err(format!(

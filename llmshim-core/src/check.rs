@@ -18,14 +18,16 @@ use crate::budget::Budget;
 use crate::children::children;
 use crate::keep::{KeepSet, Keywords};
 use crate::keyword::TYPE_NAMES;
+use crate::pointer::push_token;
 use crate::report::{FallbackKind, FallbackReason};
-use crate::rules::{Booleans, Nullable, Root, RuleSet};
+use crate::rules::{Booleans, Nullable, Recursion, Root, RuleSet};
 use crate::walk::HARD_MAX_DEPTH;
 
 /// What the check holds a schema to: the target's rule set, whether strict is effective, the effective nullability
 /// policy (S4 accepts a type array only without strict and under [`Nullable::Preserve`]), the keyword profile (which
 /// selects the keep-lists, the rule set's and under strict its strict profile's, that S6 and the strict keep-list row
-/// hold every key and value to) and the depth budget.
+/// hold every key and value to), the depth budget and the recursion mode (whether kept references into the root's
+/// `$defs` are accepted).
 ///
 /// ```
 /// use llmshim_core::{Budget, Keywords, Nullable, RuleSet, check};
@@ -53,6 +55,10 @@ pub struct Options<'a> {
     pub keywords: Keywords,
     /// The depth limit (S1).
     pub max_depth: usize,
+    /// The effective recursion mode: with kept references a `$ref` may stand alone in its node when it is `#` or
+    /// `#/$defs/<name>` naming a member of the root's `$defs`, which may exist only at the root and whose members are
+    /// checked once each, at depth 1.
+    pub recursion: Recursion,
 }
 
 impl<'a> Options<'a> {
@@ -65,6 +71,7 @@ impl<'a> Options<'a> {
             nullable: Nullable::Preserve,
             keywords: Keywords::default(),
             max_depth: Budget::DEFAULT_MAX_DEPTH,
+            recursion: Recursion::Fallback,
         }
     }
 
@@ -86,6 +93,13 @@ impl<'a> Options<'a> {
     #[must_use]
     pub fn with_keywords(mut self, keywords: Keywords) -> Self {
         self.keywords = keywords;
+        self
+    }
+
+    /// Sets the recursion mode.
+    #[must_use]
+    pub fn with_recursion(mut self, recursion: Recursion) -> Self {
+        self.recursion = recursion;
         self
     }
 
@@ -113,14 +127,14 @@ impl<'a> Options<'a> {
 /// ```
 pub fn check(schema: &Value, options: &Options<'_>) -> Vec<FallbackReason> {
     let mut checker = Checker::new(options, false);
-    let _ = checker.node(schema, 0);
+    let _ = checker.root(schema, options.recursion.keeps_refs());
     checker.found
 }
 
 /// The first violation [`check`] would report, found without looking further; `None` when the schema passes.
 ///
 /// ```
-/// use llmshim_core::{FallbackKind, RuleSet, check};
+/// use llmshim_core::{FallbackKind, Recursion, RuleSet, check};
 /// use serde_json::json;
 ///
 /// let rules = RuleSet::new();
@@ -129,10 +143,16 @@ pub fn check(schema: &Value, options: &Options<'_>) -> Vec<FallbackReason> {
 ///
 /// let reason = check::first(&schema, &check::Options::new(&rules).with_strict(true));
 /// assert_eq!(reason.map(|r| (r.kind, r.pointer)), Some((FallbackKind::StrictUnsupported, String::new())));
+///
+/// let tree = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}});
+/// let kept = check::Options::new(&rules).with_recursion(Recursion::KEEP_REFS);
+/// assert_eq!(check::first(&tree, &kept), None);
+/// let reason = check::first(&tree, &check::Options::new(&rules));
+/// assert_eq!(reason.map(|r| r.pointer), Some("/properties/kids/items".to_owned()));
 /// ```
 pub fn first(schema: &Value, options: &Options<'_>) -> Option<FallbackReason> {
     let mut checker = Checker::new(options, true);
-    let _ = checker.node(schema, 0);
+    let _ = checker.root(schema, options.recursion.keeps_refs());
     checker.found.into_iter().next()
 }
 
@@ -160,6 +180,8 @@ struct Checker<'a> {
     first_only: bool,
     found: Vec<FallbackReason>,
     pointer: String,
+    /// With kept references: the names of the root's `$defs`.
+    definitions: Option<Vec<&'a str>>,
 }
 
 impl<'a> Checker<'a> {
@@ -174,7 +196,47 @@ impl<'a> Checker<'a> {
             first_only,
             found: Vec::new(),
             pointer: String::new(),
+            definitions: None,
         }
+    }
+
+    /// Checks the root and, with kept references, the members of its `$defs` once each, at depth 1.
+    fn root(&mut self, schema: &'a Value, refs: bool) -> ControlFlow<()> {
+        let defs = schema
+            .get("$defs")
+            .and_then(Value::as_object)
+            .filter(|_| refs);
+        if refs {
+            self.definitions = Some(
+                defs.map(|d| d.keys().map(String::as_str).collect())
+                    .unwrap_or_default(),
+            );
+        }
+        self.node(schema, 0)?;
+        for (name, member) in defs.into_iter().flatten() {
+            let mark = self.pointer.len();
+            push_token(&mut self.pointer, "$defs");
+            push_token(&mut self.pointer, name);
+            let flow = self.child(member, 1);
+            self.pointer.truncate(mark);
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether `map` is a kept reference: its only key is a `$ref` to `#` or to a member of the root's `$defs`.
+    fn kept_reference(&self, map: &Map<String, Value>) -> bool {
+        let Some(names) = &self.definitions else {
+            return false;
+        };
+        let Some(Value::String(reference)) = map.get("$ref") else {
+            return false;
+        };
+        map.len() == 1
+            && (reference == "#"
+                || reference
+                    .strip_prefix("#/$defs/")
+                    .is_some_and(|name| names.contains(&name)))
     }
 
     /// Records a violation at the current pointer; breaks when only the first one is wanted.
@@ -189,7 +251,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one node at `depth` (whose depth is already known to be within the limits), then its children.
-    fn node(&mut self, value: &Value, depth: usize) -> ControlFlow<()> {
+    fn node(&mut self, value: &'a Value, depth: usize) -> ControlFlow<()> {
         match value {
             Value::Object(map) => {
                 self.rows(map, depth == 0)?;
@@ -213,7 +275,7 @@ impl<'a> Checker<'a> {
 
     /// Descends into the children of a schema object (the positions of `children::children`), in its stored key
     /// order.
-    fn children(&mut self, map: &Map<String, Value>, depth: usize) -> ControlFlow<()> {
+    fn children(&mut self, map: &'a Map<String, Value>, depth: usize) -> ControlFlow<()> {
         for child in children(map) {
             let mark = self.pointer.len();
             child.slot.push_onto(&mut self.pointer);
@@ -225,7 +287,7 @@ impl<'a> Checker<'a> {
     }
 
     /// S1: a child deeper than the limits fails and is not entered; otherwise it is checked.
-    fn child(&mut self, value: &Value, depth: usize) -> ControlFlow<()> {
+    fn child(&mut self, value: &'a Value, depth: usize) -> ControlFlow<()> {
         if depth > self.max_depth {
             let message = format!("nesting deeper than {} levels", self.max_depth);
             return self.fail(FallbackKind::BudgetDepth, message);
@@ -240,6 +302,12 @@ impl<'a> Checker<'a> {
 
     /// S4 to S18 on one schema object, in row order.
     fn rows(&mut self, map: &Map<String, Value>, root: bool) -> ControlFlow<()> {
+        // A kept reference is no schema of its own: its target is checked where it stands.
+        if self.kept_reference(map) {
+            return ControlFlow::Continue(());
+        }
+        // With kept references the root's `$defs` is the definitions' home, not a keyword of the root schema.
+        let home = root && self.definitions.is_some();
         // The keys the rows below read, found in one pass instead of one hashed lookup each.
         let (mut ty, mut any_of, mut all_of, mut required, mut enumeration, mut nullable) =
             (None, false, false, None, None, None);
@@ -285,7 +353,9 @@ impl<'a> Checker<'a> {
         }
         if let Some(keep) = self.keep {
             for (key, value) in map {
-                if !keep.admits(key, value) {
+                // With kept references the root's `$defs` is the definitions' home, not a keyword to keep.
+                let home_defs = home && key == "$defs";
+                if !home_defs && !keep.admits(key, value) {
                     let message = if keep.mentions(key) {
                         format!("the target keeps {key} only with another value")
                     } else {
@@ -325,8 +395,14 @@ impl<'a> Checker<'a> {
         // the lookups then report in the list's order.)
         let dollar = map.keys().any(|key| key.starts_with('$'));
         for key in ["$ref", "$defs"] {
-            if dollar && map.contains_key(key) {
-                let message = format!("{key} is left in the result");
+            if dollar && map.contains_key(key) && !(home && key == "$defs") {
+                let message = if self.definitions.is_some() {
+                    format!(
+                        "{key} is left in the result other than as a lone reference into the root's $defs"
+                    )
+                } else {
+                    format!("{key} is left in the result")
+                };
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }
         }
@@ -375,7 +451,7 @@ impl<'a> Checker<'a> {
         }
 
         if self.strict {
-            self.strict_rows(map, type_name)?;
+            self.strict_rows(map, type_name, home)?;
         }
 
         // S18: the root rule.
@@ -420,6 +496,7 @@ impl<'a> Checker<'a> {
         &mut self,
         map: &Map<String, Value>,
         type_name: Option<&str>,
+        home: bool,
     ) -> ControlFlow<()> {
         if type_name == Some("object") {
             let properties = map.get("properties").and_then(Value::as_object);
@@ -458,7 +535,10 @@ impl<'a> Checker<'a> {
         }
         // The strict keep-list: what strict providers accept on every node, values included.
         for (key, value) in map {
-            if key != "prefixItems" && !self.strict_keep.admits(key, value) {
+            if key != "prefixItems"
+                && !(home && key == "$defs")
+                && !self.strict_keep.admits(key, value)
+            {
                 let message = if self.strict_keep.mentions(key) {
                     format!("{key} is accepted under strict only with another value")
                 } else {

@@ -57,6 +57,33 @@ pub fn append(node: &mut Map<String, Value>, keyword: &str, value: &Value) -> bo
     true
 }
 
+/// Appends a written-out fragment `(<text>)` to `node`'s description unless it already contains `(<marker>:`,
+/// under the same rules as [`append`]; used for what a rewrite left out (`(recursive next: omitted below depth 3)`).
+/// Returns whether text was appended.
+///
+/// ```
+/// use llmshim_core::lift::append_text;
+/// use serde_json::json;
+///
+/// let mut node = json!({"description": "A tree"});
+/// let map = node.as_object_mut().unwrap();
+/// assert!(append_text(map, "recursive kids", "recursive kids: omitted below depth 3"));
+/// assert!(!append_text(map, "recursive kids", "recursive kids: omitted below depth 2"));
+/// assert_eq!(map["description"], "A tree (recursive kids: omitted below depth 3)");
+/// ```
+pub fn append_text(node: &mut Map<String, Value>, marker: &str, text: &str) -> bool {
+    let current = match node.get("description") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => "",
+    };
+    if current.contains(&format!("({marker}:")) {
+        return false;
+    }
+    let text = format!("{current} ({text})").trim_start().to_owned();
+    json::set(node, "description", Value::String(text));
+    true
+}
+
 /// The per-visit queue of fragments waiting to be written, flushed in byte-wise keyword order.
 #[derive(Clone, Debug, Default)]
 pub struct Queue {

@@ -106,6 +106,121 @@ pub enum DefaultItems {
     String,
 }
 
+/// What a recursive `$ref` becomes: a reference whose target lies on a cycle of references.
+///
+/// ```
+/// use llmshim_core::rules::Recursion;
+///
+/// assert_eq!("unroll".parse::<Recursion>(), Ok(Recursion::unroll(3)));
+/// assert_eq!("unroll:5".parse::<Recursion>(), Ok(Recursion::unroll(5)));
+/// assert_eq!("keep-refs".parse::<Recursion>(), Ok(Recursion::KEEP_REFS));
+/// assert!("unroll:0".parse::<Recursion>().is_err());
+/// assert_eq!(Recursion::unroll(2).to_string(), "unroll:2");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Recursion {
+    /// The schema falls back (`ref_cycle`).
+    Fallback,
+    /// Each recursive target is emitted once under root `$defs`, and every recursive site becomes a bare `$ref`
+    /// to it. With `optional_only`, only a cycle that crosses a property its object does not require is kept;
+    /// every other cycle is unrolled to depth 3.
+    KeepRefs {
+        /// Keep only cycles through an optional property.
+        optional_only: bool,
+    },
+    /// A recursive target is expanded at most `depth` times on one path from the root (0 counts as 1); the next
+    /// expansion is cut at the nearest optional property or removable union branch above it.
+    Unroll {
+        /// Expansions of one target on one path.
+        depth: u32,
+    },
+}
+
+impl Recursion {
+    /// `KeepRefs` for every cycle.
+    pub const KEEP_REFS: Recursion = Recursion::KeepRefs {
+        optional_only: false,
+    };
+
+    /// `Unroll` with `depth` (at least 1).
+    pub const fn unroll(depth: u32) -> Recursion {
+        Recursion::Unroll {
+            depth: if depth == 0 { 1 } else { depth },
+        }
+    }
+
+    /// Whether recursive references are kept as references (in either variant).
+    pub const fn keeps_refs(self) -> bool {
+        matches!(self, Recursion::KeepRefs { .. })
+    }
+}
+
+/// The text of a [`Recursion`] that is not one of `fallback`, `keep-refs`, `unroll` or `unroll:<N>` (N ≥ 1).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown recursion mode {0:?} (expected fallback, keep-refs, unroll or unroll:<N> with N >= 1)"
+)]
+pub struct UnknownRecursion(pub String);
+
+impl std::str::FromStr for Recursion {
+    type Err = UnknownRecursion;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "fallback" => Ok(Recursion::Fallback),
+            "keep-refs" => Ok(Recursion::KEEP_REFS),
+            "keep-refs:optional-only" => Ok(Recursion::KeepRefs {
+                optional_only: true,
+            }),
+            "unroll" => Ok(Recursion::unroll(3)),
+            _ => text
+                .strip_prefix("unroll:")
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|n| *n >= 1)
+                .map(Recursion::unroll)
+                .ok_or_else(|| UnknownRecursion(text.to_owned())),
+        }
+    }
+}
+
+impl std::fmt::Display for Recursion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recursion::Fallback => f.write_str("fallback"),
+            Recursion::KeepRefs {
+                optional_only: false,
+            } => f.write_str("keep-refs"),
+            Recursion::KeepRefs {
+                optional_only: true,
+            } => f.write_str("keep-refs:optional-only"),
+            Recursion::Unroll { depth } => write!(f, "unroll:{}", (*depth).max(1)),
+        }
+    }
+}
+
+/// A rule set's recursion modes, without and with strict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct RecursionModes {
+    /// Without strict.
+    pub plain: Recursion,
+    /// With strict effective.
+    pub strict: Recursion,
+}
+
+impl RecursionModes {
+    /// The two modes.
+    pub const fn new(plain: Recursion, strict: Recursion) -> Self {
+        RecursionModes { plain, strict }
+    }
+
+    /// The mode for an attempt with or without strict.
+    pub const fn for_strict(self, strict: bool) -> Recursion {
+        if strict { self.strict } else { self.plain }
+    }
+}
+
 /// The OpenAI strict limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -303,10 +418,13 @@ pub struct RuleSet {
     pub strict: Option<StrictProfile>,
     /// The native tool shape.
     pub envelope: Envelope,
+    /// What recursive references become, without and with strict.
+    pub recursion: RecursionModes,
 }
 
 impl RuleSet {
-    /// The most permissive rule set: keep everything, strict without limits, chat envelope.
+    /// The most permissive rule set: keep everything, strict without limits, chat envelope; recursive schemas fall
+    /// back (a custom target opts into kept references or unrolling with [`RuleSet::with_recursion`]).
     pub const fn new() -> Self {
         RuleSet {
             defaults: Policy::new(Nullable::Preserve, false, false),
@@ -331,6 +449,7 @@ impl RuleSet {
             forbidden: &[],
             strict: Some(StrictProfile::new(None, None)),
             envelope: Envelope::CHAT,
+            recursion: RecursionModes::new(Recursion::Fallback, Recursion::Fallback),
         }
     }
 
@@ -485,6 +604,13 @@ impl RuleSet {
     #[must_use]
     pub const fn with_envelope(mut self, envelope: Envelope) -> Self {
         self.envelope = envelope;
+        self
+    }
+
+    /// Sets what recursive references become without strict (`plain`) and with it (`strict`).
+    #[must_use]
+    pub const fn with_recursion(mut self, plain: Recursion, strict: Recursion) -> Self {
+        self.recursion = RecursionModes::new(plain, strict);
         self
     }
 }

@@ -17,7 +17,7 @@ use crate::keyword::Keyword;
 use crate::lift;
 use crate::pointer::push_token;
 use crate::report::{Change, ChangeKind, FallbackKind, FallbackReason};
-use crate::rules::Nullable;
+use crate::rules::{Nullable, Recursion};
 
 pub mod steps;
 
@@ -53,6 +53,8 @@ pub struct Settings {
     /// The members of `$defs` and `definitions` are walked too, after the other children, as positions that do not
     /// describe the instance; the resolver-only `bundle` uses this, normalization never does.
     pub walk_definitions: bool,
+    /// What a recursive `$ref` becomes in this walk.
+    pub recursion: Recursion,
 }
 
 impl Settings {
@@ -69,7 +71,15 @@ impl Settings {
             budget,
             lenient_children: false,
             walk_definitions: false,
+            recursion: Recursion::Fallback,
         }
+    }
+
+    /// Sets what recursive references become.
+    #[must_use]
+    pub fn with_recursion(mut self, recursion: Recursion) -> Self {
+        self.recursion = recursion;
+        self
     }
 
     /// Sets strict.
@@ -285,6 +295,47 @@ struct Shared {
     /// The depth of the intermediate root being walked, if any, with the child keywords it leaves unwalked (see
     /// [`Rewalk::intermediate`]).
     intermediate: Option<(usize, u32)>,
+    /// Kept definitions in the order the walk first needed them.
+    defs: Vec<Definition>,
+    /// A failure climbing to the nearest part it may remove (see [`NodeCtx::climb`]).
+    climb: Option<Climb>,
+    /// The site of a climb that found nothing to remove and whose site may become a stub.
+    stub_site: Option<String>,
+    /// Pointers of `anyOf` nodes the walk made itself (a flattened tuple), whose branches a climb passes through.
+    made_unions: Vec<String>,
+}
+
+/// A kept definition: its name, the key its maker looks it up by, and its walked value once done.
+#[derive(Debug)]
+struct Definition {
+    name: String,
+    key: String,
+    value: Option<Value>,
+}
+
+/// A failure on its way up to the nearest optional property or removable union branch.
+#[derive(Debug)]
+struct Climb {
+    site: String,
+    rule: &'static str,
+    omission: Omission,
+    stub: bool,
+}
+
+/// What a removed property or branch is said to have lost, in the fragment appended to its parent's description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Omission {
+    /// A recursive reference cut at `depth` expansions: `(recursive <name>: omitted below depth <depth>)`.
+    Recursion {
+        /// The expansions kept.
+        depth: u32,
+    },
+    /// A part the target cannot express: `(omitted <name>: <kind>)`.
+    Failure {
+        /// Why it could not be kept.
+        kind: FallbackKind,
+    },
 }
 
 /// What a pass sees of the walk at one visit: location, flags, settings, the lift queue and the change log.
@@ -420,12 +471,112 @@ impl NodeCtx<'_> {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             changes: self.shared.changes.len(),
+            defs: self.shared.defs.len(),
         }
     }
 
-    /// Forgets what was recorded after `mark` was taken.
+    /// Forgets what was recorded after `mark` was taken (changes and kept definitions), and a climb in progress.
     pub fn rollback(&mut self, mark: Checkpoint) {
         self.shared.changes.truncate(mark.changes);
+        self.shared.defs.truncate(mark.defs);
+        self.shared.climb = None;
+    }
+
+    /// The name of the kept definition made under `key`, if any (done or still being walked).
+    pub fn definition_for(&self, key: &str) -> Option<&str> {
+        self.shared
+            .defs
+            .iter()
+            .find(|d| d.key == key)
+            .map(|d| d.name.as_str())
+    }
+
+    /// The key of the kept definition `name`, if there is one.
+    pub fn definition_key(&self, name: &str) -> Option<&str> {
+        self.shared
+            .defs
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.key.as_str())
+    }
+
+    /// Starts a kept definition under `key`, named `wanted` or, when that name is taken, `wanted_2`, `wanted_3`, …;
+    /// returns the name. The definition is in progress until [`NodeCtx::complete_definition`].
+    pub fn add_definition(&mut self, key: String, wanted: &str) -> String {
+        let taken = |name: &str| self.shared.defs.iter().any(|d| d.name == name);
+        let mut name = wanted.to_owned();
+        let mut n = 2;
+        while taken(&name) {
+            name = format!("{wanted}_{n}");
+            n += 1;
+        }
+        self.shared.defs.push(Definition {
+            name: name.clone(),
+            key,
+            value: None,
+        });
+        name
+    }
+
+    /// Stores the walked value of the kept definition `name`.
+    pub fn complete_definition(&mut self, name: &str, value: Value) {
+        if let Some(d) = self.shared.defs.iter_mut().find(|d| d.name == name) {
+            d.value = Some(value);
+        }
+    }
+
+    /// The walked value of the kept definition `name`, once done.
+    pub fn definition(&self, name: &str) -> Option<&Value> {
+        self.shared
+            .defs
+            .iter()
+            .find(|d| d.name == name)
+            .and_then(|d| d.value.as_ref())
+    }
+
+    /// Starts a climb: `reason` ends this visit and the visits above it until one of them is a property its object
+    /// does not require, or a branch of a user-written `anyOf`/`oneOf` with another branch left; that part is then
+    /// removed (with everything its walk recorded), the `omission` is appended to its parent's description as a
+    /// fragment, `rule` is recorded at this node as narrowed, and the walk goes on. When nothing above can be
+    /// removed the walk fails with `reason`; with `stub`, [`Failure::stub_site`] names this node then.
+    pub fn climb(
+        &mut self,
+        reason: FallbackReason,
+        rule: &'static str,
+        omission: Omission,
+        stub: bool,
+    ) -> FallbackReason {
+        self.shared.climb = Some(Climb {
+            site: self.shared.pointer.clone(),
+            rule,
+            omission,
+            stub,
+        });
+        reason
+    }
+
+    /// Whether a climb started below is on its way up.
+    pub fn climbing(&self) -> bool {
+        self.shared.climb.is_some()
+    }
+
+    /// Stops a climb at a boundary it may not cross (a kept definition, shared by every site): the failure goes on
+    /// up as an ordinary one, and the walk's [`Failure::stub_site`] names the climb's site if it may become a stub.
+    pub fn stop_climb(&mut self) {
+        if let Some(climb) = self.shared.climb.take()
+            && climb.stub
+            && self.shared.stub_site.is_none()
+        {
+            self.shared.stub_site = Some(climb.site);
+        }
+    }
+
+    /// Marks the `anyOf` at `pointer` as made by the walk: a climb passes through its branches instead of removing
+    /// one.
+    pub fn mark_made_union(&mut self, pointer: String) {
+        if !self.shared.made_unions.contains(&pointer) {
+            self.shared.made_unions.push(pointer);
+        }
     }
 
     /// Removes every key of `map` (this node's object) that `keep` rejects with its value, keeping the order of the
@@ -511,6 +662,7 @@ impl NodeCtx<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
     changes: usize,
+    defs: usize,
 }
 
 /// The outcome of a successful walk.
@@ -523,6 +675,19 @@ pub struct Walked {
     pub nodes: usize,
     /// Literal bytes charged.
     pub literal_bytes: usize,
+    /// The kept definitions, named and walked, in the order the walk first needed them.
+    pub definitions: Vec<(String, Value)>,
+}
+
+/// Why a walk stopped.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Failure {
+    /// The first reason a step gave.
+    pub reason: FallbackReason,
+    /// The site of a climb that found nothing to remove, when its maker allowed a stub there (see
+    /// [`NodeCtx::climb`]).
+    pub stub_site: Option<String>,
 }
 
 /// Walks `root` in place with `passes`, starting at `base` in root position.
@@ -550,18 +715,47 @@ pub fn walk(
     settings: &Settings,
     base: Arc<str>,
 ) -> Result<Walked, FallbackReason> {
+    walk_detailed(root, passes, settings, base).map_err(|f| f.reason)
+}
+
+/// [`walk`], telling on failure whether a climb ended at a site that may become a stub.
+///
+/// # Errors
+///
+/// As [`walk`], with the stub site of a climb that found nothing to remove.
+pub fn walk_detailed(
+    root: &mut Value,
+    passes: &[&dyn Pass],
+    settings: &Settings,
+    base: Arc<str>,
+) -> Result<Walked, Failure> {
     let mut shared = Shared {
         settings: settings.clone(),
         meter: Meter::new(settings.budget),
         changes: Vec::new(),
         pointer: String::new(),
         intermediate: None,
+        defs: Vec::new(),
+        climb: None,
+        stub_site: None,
+        made_unions: Vec::new(),
     };
-    visit(&mut shared, passes, root, 0, base, Position::ROOT)?;
+    if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
+        let stub_site = shared
+            .stub_site
+            .take()
+            .or_else(|| shared.climb.take().filter(|c| c.stub).map(|c| c.site));
+        return Err(Failure { reason, stub_site });
+    }
     Ok(Walked {
         changes: shared.changes,
         nodes: shared.meter.nodes(),
         literal_bytes: shared.meter.literal_bytes(),
+        definitions: shared
+            .defs
+            .into_iter()
+            .filter_map(|d| d.value.map(|v| (d.name, v)))
+            .collect(),
     })
 }
 
@@ -676,15 +870,121 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
         .with_lenient(cx.shared.settings.lenient_children)
         .with_definitions(cx.shared.settings.walk_definitions)
         .with_skip(cx.skipped_children());
-    for child in children_mut(map, how) {
-        let child = match child {
-            Ok(child) => child,
-            Err(wrong) => return Err(bad_container(cx, wrong)),
+    // A child whose walk starts a climb that stops here is removed, and the walk goes on with the children after it
+    // (the children visited before it come first again, so the restarted listing skips them).
+    let mut visited = 0usize;
+    loop {
+        let mut failed: Option<(Option<Keyword>, Part, Checkpoint, FallbackReason)> = None;
+        for child in children_mut(map, how).skip(visited) {
+            let child = match child {
+                Ok(child) => child,
+                Err(wrong) => return Err(bad_container(cx, wrong)),
+            };
+            let instance = child
+                .keyword
+                .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
+            let mark = cx.checkpoint();
+            if let Err(reason) = descend(cx, child.value, child.slot, Position::new(instance, false)) {
+                let part = match child.slot {
+                    Slot::Member(_, name) => Part::Member(name.to_owned()),
+                    Slot::Entry(_, index) => Part::Entry(index),
+                    _ => Part::Other,
+                };
+                failed = Some((child.keyword, part, mark, reason));
+                break;
+            }
+            visited += 1;
+        }
+        let Some((keyword, part, mark, reason)) = failed else {
+            return Ok(());
         };
-        let instance = child
-            .keyword
-            .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
-        descend(cx, child.value, child.slot, Position::new(instance, false))?;
+        match keyword {
+            Some(keyword) if cx.shared.climb.is_some() && omit(map, keyword, &part, mark, cx) => {}
+            _ => return Err(reason),
+        }
     }
-    Ok(())
 }
+
+/// Which child of its keyword a failed visit was.
+enum Part {
+    /// A member of a map child, by name.
+    Member(String),
+    /// An entry of an array child, by index.
+    Entry(usize),
+    /// A single child.
+    Other,
+}
+
+/// Whether `name` is in the node's `required` as the walk read it; a `required` that is not an array of strings
+/// counts every name, so nothing is removed on its account.
+fn originally_required(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get("required") {
+        None => false,
+        Some(Value::Array(names)) => names.iter().any(|n| n.as_str().is_none_or(|n| n == name)),
+        Some(_) => true,
+    }
+}
+
+/// Ends a climb at the member or entry `at` of `keyword` when it may be removed: a property the node does not
+/// require, or a branch of a user-written `anyOf`/`oneOf` with another branch left. The part is removed with
+/// everything its walk recorded, the omission is appended to the node's description, and the climb's rule is
+/// recorded at its site. Returns whether it did.
+#[cold]
+#[inline(never)]
+fn omit(
+    map: &mut Map<String, Value>,
+    keyword: Keyword,
+    part: &Part,
+    mark: Checkpoint,
+    cx: &mut NodeCtx<'_>,
+) -> bool {
+    let removed = match (keyword, part) {
+        (Keyword::Properties, Part::Member(name)) => {
+            if originally_required(map, name) {
+                return false;
+            }
+            name.clone()
+        }
+        (Keyword::AnyOf | Keyword::OneOf, Part::Entry(_)) => {
+            let Some(Value::Array(entries)) = map.get(keyword.as_str()) else {
+                return false;
+            };
+            if entries.len() < 2 || cx.shared.made_unions.contains(&cx.shared.pointer) {
+                return false;
+            }
+            keyword.as_str().to_owned()
+        }
+        _ => return false,
+    };
+    let Some(climb) = cx.shared.climb.take() else {
+        return false;
+    };
+    cx.rollback(mark);
+    match (part, map.get_mut(keyword.as_str())) {
+        (Part::Member(name), Some(Value::Object(members))) => {
+            members.shift_remove(name);
+        }
+        (Part::Entry(at), Some(Value::Array(entries))) if *at < entries.len() => {
+            entries.remove(*at);
+        }
+        _ => {}
+    }
+    let (marker, text) = match climb.omission {
+        Omission::Recursion { depth } => (
+            format!("recursive {removed}"),
+            format!("recursive {removed}: omitted below depth {depth}"),
+        ),
+        Omission::Failure { kind } => (
+            format!("omitted {removed}"),
+            format!("omitted {removed}: {}", kind.as_str()),
+        ),
+    };
+    lift::append_text(map, &marker, &text);
+    if cx.shared.settings.diagnostics {
+        cx.shared
+            .changes
+            .push(Change::new(climb.site, climb.rule, ChangeKind::Narrowed));
+    }
+    true
+}
+

@@ -1,8 +1,8 @@
 //! `dereference`: every `$ref` replaced by its target, definitions removed.
 
 use llmshim_core::walk::{self, Settings, steps};
-use llmshim_core::{Pass, json};
-use serde_json::{Map, Value};
+use llmshim_core::{Pass, Recursion, defs, json};
+use serde_json::Value;
 
 use crate::pass::{BaseUri, Expand, Meta, Mode, Upgrade};
 use crate::registry::{Registry, Resources};
@@ -40,26 +40,25 @@ pub fn dereference(
     guard::check_depth(value)?;
     let registry = Registry::with_draft(value, resources, &options.budget, options.draft)?;
     let draft = registry.draft();
-    let mode = Mode::Dereference {
-        keep_cycles: options.cycles == Cycles::KeepRefs,
-    };
-    let expand = Expand::new(&registry, mode);
+    let expand = Expand::new(&registry, Mode::Dereference);
     let shape = steps::Shape::lenient();
     let base = BaseUri::new(draft);
     let id = Upgrade::id(options.upgrades, draft);
     let meta = Meta::dereference(draft);
     let forms = Upgrade::forms(options.upgrades);
     let passes: [&dyn Pass; 6] = [&shape, &base, &id, &expand, &meta, &forms];
-    let settings = Settings::new(options.budget).with_lenient_children(true);
+    let recursion = if options.cycles == Cycles::KeepRefs {
+        Recursion::KEEP_REFS
+    } else {
+        Recursion::Fallback
+    };
+    let settings = Settings::new(options.budget)
+        .with_lenient_children(true)
+        .with_recursion(recursion);
     let mut out = value.clone();
-    walk::walk(&mut out, &passes, &settings, DEFAULT_BASE.into())?;
-    let kept = expand.kept_definitions();
-    if !kept.is_empty() {
-        if let Some(map) = out.as_object_mut() {
-            let defs: Map<String, Value> = kept.into_iter().collect();
-            json::set(map, "$defs", Value::Object(defs));
-        }
-        crate::pass::finish_kept_refs(&mut out);
+    let walked = walk::walk(&mut out, &passes, &settings, DEFAULT_BASE.into())?;
+    if expand.kept_any() {
+        defs::finish(&mut out, walked.definitions);
     }
     if options.upgrades.any() {
         set_dialect(&mut out, &registry);

@@ -52,6 +52,7 @@
 #![warn(clippy::exhaustive_enums, clippy::exhaustive_structs)]
 
 mod bundle;
+mod cycles;
 mod dereference;
 mod draft;
 mod error;

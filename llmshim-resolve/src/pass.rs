@@ -7,6 +7,6 @@ mod upgrades;
 
 pub use base::BaseUri;
 pub use expand::{Expand, Mode};
-pub(crate) use expand::{escape_token, finish_kept_refs, unique_name};
+pub(crate) use expand::{escape_token, unique_name};
 pub use meta::Meta;
 pub use upgrades::Upgrade;

@@ -81,7 +81,19 @@ pub struct Resource<'a> {
     pub in_root_document: bool,
     /// The node's pointer inside its document.
     pub pointer: String,
+    /// The index of the node's document (0 is the root document).
+    pub(crate) doc: usize,
 }
+
+impl Resource<'_> {
+    /// The node's identity: its document and its pointer there, whatever URI reached it.
+    pub(crate) fn key(&self) -> Target {
+        (self.doc, self.pointer.clone())
+    }
+}
+
+/// A reference target's identity: its document's index and its pointer there.
+pub(crate) type Target = (usize, String);
 
 /// Every resource and anchor of a document plus caller-supplied resources, indexed by absolute URI.
 ///
@@ -260,7 +272,40 @@ impl<'a> Registry<'a> {
             draft,
             in_root_document: target.doc == 0,
             pointer: target.pointer,
+            doc: target.doc,
         })
+    }
+
+    /// The node at `pointer` of the document `doc`, as a reference resolving to it would find it.
+    pub(crate) fn at(&self, target: &Target) -> Option<Resource<'a>> {
+        let (doc, pointer) = target;
+        let (document, draft) = self.docs.get(*doc).copied()?;
+        let value = document.pointer(pointer)?;
+        let loc = Loc {
+            doc: *doc,
+            pointer: pointer.clone(),
+        };
+        let base = self.bases.get(&loc).cloned().or_else(|| {
+            self.resources
+                .iter()
+                .find(|(_, l)| l.doc == *doc && l.pointer.is_empty())
+                .map(|(u, _)| u.as_str().into())
+        })?;
+        let resource = uri::strip_fragment(&base).to_owned();
+        Some(Resource {
+            value,
+            base,
+            resource,
+            draft,
+            in_root_document: *doc == 0,
+            pointer: pointer.clone(),
+            doc: *doc,
+        })
+    }
+
+    /// The draft of the document `doc`.
+    pub(crate) fn draft_of(&self, doc: usize) -> Draft {
+        self.docs.get(doc).map_or(Draft::default(), |d| d.1)
     }
 
     /// The base URI in effect at the root of the document (its `$id` joined against the default base).

@@ -1,7 +1,7 @@
 //! The strict acceptance check: what a strict provider accepts, verified on a finished schema.
 
 use llmshim_core::walk::HARD_MAX_DEPTH;
-use llmshim_core::{Budget, FallbackReason, Keywords, RuleSet, StrictProfile};
+use llmshim_core::{Budget, FallbackReason, Keywords, Recursion, RuleSet, StrictProfile};
 use serde_json::Value;
 
 /// A rule set that asks for nothing, so the structural check applies only its strict and well-formedness rows.
@@ -16,7 +16,8 @@ static NO_TARGET: RuleSet = RuleSet::new();
 ///   [`boolean_schema`], or neither a boolean nor an object [`invalid_schema`];
 /// - `type` is not a type name (a type array is not accepted under strict [`target_unsupported`]);
 /// - it has neither `type` nor `anyOf`, or it has `allOf` or `prefixItems`;
-/// - it has a `$ref` or `$defs` [`invalid_schema`], or a key outside the strict keep-list ([`crate::KEEP`]);
+/// - it has a `$ref` other than a kept reference, or `$defs` below the root [`invalid_schema`], or a key outside
+///   the strict keep-list ([`crate::KEEP`]);
 /// - its type is `"object"` and `properties` is not an object, `additionalProperties` is not `false`, or `required`
 ///   is not every property name once, in declared order;
 /// - its type is `"array"` and it has no `items`;
@@ -24,7 +25,10 @@ static NO_TARGET: RuleSet = RuleSet::new();
 ///   [`invalid_schema`];
 /// - it sits deeper than [`HARD_MAX_DEPTH`] levels [`budget_depth`]; it is reported and not entered.
 ///
-/// A node's own violations come first, then its children's in stored key order. [`check_with`] holds a schema to a
+/// A kept reference (a node whose only key is a `$ref` to `#` or to a member of the root's `$defs`) is accepted as
+/// it is, and the root's `$defs` is the home of those members, each checked once after the root's tree.
+///
+/// /// A node's own violations come first, then its children's in stored key order. [`check_with`] holds a schema to a
 /// strict profile's keep-list instead, such as the wider lists of the current keyword profile.
 ///
 /// [`boolean_schema`]: llmshim_core::FallbackKind::BooleanSchema
@@ -58,7 +62,8 @@ pub fn check(schema: &Value) -> Vec<FallbackReason> {
     let options = llmshim_core::check::Options::new(&NO_TARGET)
         .with_strict(true)
         .with_keywords(Keywords::Conservative)
-        .with_budget(&budget);
+        .with_budget(&budget)
+        .with_recursion(Recursion::KEEP_REFS);
     llmshim_core::check::check(schema, &options)
 }
 
@@ -92,6 +97,7 @@ pub fn check_with(
     let options = llmshim_core::check::Options::new(&rules)
         .with_strict(true)
         .with_keywords(keywords)
-        .with_budget(&budget);
+        .with_budget(&budget)
+        .with_recursion(Recursion::KEEP_REFS);
     llmshim_core::check::check(schema, &options)
 }

@@ -15,7 +15,8 @@ use crate::null::admits_null;
 ///    of strings fails `invalid_schema`, as W24 does);
 /// 2. each property that was not originally required and does not already admit null ([`crate::admits_null`]) is
 ///    wrapped as `{"anyOf": [<schema without its description>, {"type": "null"}], "description": …}`, the
-///    description key only when the schema had one (`strict.nullable-optional`, rewritten);
+///    description key only when the schema had one (`strict.nullable-optional`, rewritten); a kept reference is
+///    wrapped too and marked, and finishing the walk drops the alternative when its definition admits null;
 /// 3. `required` becomes every property name in declared order, in place or appended;
 /// 4. `additionalProperties` becomes `false`, in place or appended (`strict.close-object`, rewritten, recorded
 ///    once per node whenever steps 1, 3 or 4 changed it).
@@ -89,6 +90,13 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
             continue;
         }
         wrap_nullable(schema);
+        // A kept reference's definition may admit null by itself, which only the finished walk knows: the site
+        // is marked so that the alternative is dropped again then.
+        if let Some(site) = schema.get_mut("anyOf").and_then(|b| b.get_mut(0))
+            && llmshim_core::defs::site_name(site).is_some()
+        {
+            llmshim_core::defs::mark_optional(site);
+        }
         wrapped.push(name.clone());
     }
     let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();

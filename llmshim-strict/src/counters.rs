@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use llmshim_core::children::children;
+use llmshim_core::defs::definitions;
 
 /// The number of properties, at every depth, that are not listed in their own object's `required`.
 ///
@@ -62,10 +63,12 @@ pub fn union_count(schema: &Value) -> usize {
     })
 }
 
-/// The sum of `per_node` over every schema object in `schema`, iteratively.
+/// The sum of `per_node` over every schema object in `schema`, and in each member of its root `$defs` once,
+/// iteratively.
 fn count(schema: &Value, per_node: impl Fn(&Map<String, Value>) -> usize) -> usize {
     let mut total = 0usize;
-    let mut stack = vec![schema];
+    let mut stack: Vec<&Value> = definitions(schema).collect();
+    stack.push(schema);
     while let Some(value) = stack.pop() {
         let Value::Object(map) = value else {
             continue;

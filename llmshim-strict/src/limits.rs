@@ -5,6 +5,7 @@ use llmshim_core::{FallbackKind, FallbackReason, json};
 use serde_json::Value;
 
 use llmshim_core::children::children;
+use llmshim_core::defs::definitions;
 
 /// Checks `schema` against the OpenAI strict `limits`, counting every inlined copy.
 ///
@@ -16,7 +17,8 @@ use llmshim_core::children::children;
 /// | string size | UTF-8 bytes of every property name, `enum` value and `const` value (strings by content, other values by compact JSON) |
 /// | large string enum | one `enum` with more than `large_enum_values` values whose string values exceed `large_enum_bytes` bytes |
 ///
-/// Every schema position is measured (map-child members, single children, array-child entries), iteratively.
+/// Every schema position is measured (map-child members, single children, array-child entries), iteratively, and
+/// each member of the root's `$defs` (the home of kept references) once, as a root of its own.
 ///
 /// # Errors
 ///
@@ -97,7 +99,9 @@ impl Measured {
     fn of(schema: &Value, limits: &OpenAiLimits) -> Self {
         let mut measured = Measured::default();
         // Each entry carries the level of its nearest object or array ancestor (0 above the root).
-        let mut stack = vec![(schema, 0usize)];
+        let mut stack: Vec<(&Value, usize)> = definitions(schema).map(|member| (member, 0usize)).collect();
+        stack.reverse();
+        stack.push((schema, 0usize));
         while let Some((value, above)) = stack.pop() {
             let Value::Object(map) = value else {
                 continue;

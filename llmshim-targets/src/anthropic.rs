@@ -7,7 +7,7 @@ use llmshim_core::rules::{
     AnthropicBudget, Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
     StrictProfile,
 };
-use llmshim_core::{Nullable, RuleSet};
+use llmshim_core::{Nullable, Recursion, RuleSet};
 
 use crate::Builtin;
 
@@ -68,4 +68,5 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
         StrictProfile::new(None, Some(AnthropicBudget::ANTHROPIC))
             .with_keep(KeepSets::new(STRICT_CURRENT, KeepSet::STRICT)),
     ))
+    .with_recursion(Recursion::KEEP_REFS, Recursion::unroll(3))
     .with_envelope(ENVELOPE);

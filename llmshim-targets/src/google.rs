@@ -6,7 +6,7 @@ use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
 };
-use llmshim_core::{Nullable, RuleSet};
+use llmshim_core::{Nullable, Recursion, RuleSet};
 
 use crate::Builtin;
 
@@ -80,4 +80,5 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_forbid_null_type(true)
     .with_forbidden(&["allOf", "oneOf"])
     .with_strict(None)
+    .with_recursion(Recursion::unroll(3), Recursion::unroll(3))
     .with_envelope(ENVELOPE);

@@ -4,7 +4,7 @@ use llmshim_core::envelope::{Layout, ToolShape};
 use llmshim_core::rules::{
     Booleans, EmptyProperties, Envelope, Policy, Root, SchemaUri, StrictProfile,
 };
-use llmshim_core::{Nullable, RuleSet};
+use llmshim_core::{Nullable, Recursion, RuleSet};
 
 use crate::Builtin;
 
@@ -22,4 +22,5 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_root(Root::Any)
     .with_empty_properties(EmptyProperties::Add)
     .with_strict(Some(StrictProfile::new(None, None)))
+    .with_recursion(Recursion::KEEP_REFS, Recursion::KEEP_REFS)
     .with_envelope(ENVELOPE);

@@ -6,7 +6,7 @@ use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, OpenAiLimits, Policy, Root, SchemaUri,
     StrictProfile,
 };
-use llmshim_core::{Nullable, RuleSet};
+use llmshim_core::{Nullable, Recursion, RuleSet};
 
 use crate::Builtin;
 
@@ -64,4 +64,5 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
         StrictProfile::new(Some(OpenAiLimits::OPENAI), None)
             .with_keep(KeepSets::new(STRICT_CURRENT, KeepSet::STRICT)),
     ))
+    .with_recursion(Recursion::KEEP_REFS, Recursion::KEEP_REFS)
     .with_envelope(Envelope::CHAT);

@@ -10,7 +10,8 @@ use crate::compile;
 /// is `null`, and whose own subschema compiles and rejects `null`, is removed; every other present property is
 /// walked. For an array value whose schema's `items` is an object, each element is walked. `anyOf`,
 /// `prefixItems` and `additionalProperties` are not followed, so explicitly nullable properties keep their nulls.
-/// The walk is iterative, so any nesting is safe.
+/// A kept reference (`#`, or `#/$defs/<name>` into the root's `$defs`, as normalization keeps recursion) is
+/// followed to its target. The walk is iterative, so any nesting is safe.
 ///
 /// ```
 /// use llmshim_validate::restore_optional_omissions;
@@ -30,8 +31,10 @@ use crate::compile;
 /// assert_eq!(value, json!({"a": null, "c": null}));
 /// ```
 pub fn restore_optional_omissions(resolved_schema: &Value, value: &mut Value) {
+    let root = resolved_schema;
     let mut stack: Vec<(&Value, &mut Value)> = vec![(resolved_schema, value)];
     while let Some((schema, value)) = stack.pop() {
+        let schema = follow(root, schema);
         match value {
             Value::Object(map) => {
                 let Some(Value::Object(properties)) = schema.get("properties") else {
@@ -45,7 +48,9 @@ pub fn restore_optional_omissions(resolved_schema: &Value, value: &mut Value) {
                 map.retain(|key, member| {
                     !(member.is_null()
                         && !required.contains(&key.as_str())
-                        && properties.get(key).is_some_and(rejects_null))
+                        && properties
+                            .get(key)
+                            .is_some_and(|s| rejects_null(root, follow(root, s))))
                 });
                 for (key, member) in map.iter_mut() {
                     if let Some(subschema) = properties.get(key) {
@@ -66,7 +71,45 @@ pub fn restore_optional_omissions(resolved_schema: &Value, value: &mut Value) {
     }
 }
 
-/// Whether `schema` compiles and rejects `null`.
-fn rejects_null(schema: &Value) -> bool {
+/// The target of a kept reference in `root` (followed through chains, at most 32 links), or `schema` itself.
+fn follow<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut current = schema;
+    for _ in 0..32 {
+        let Some(reference) = current
+            .as_object()
+            .filter(|m| m.len() == 1)
+            .and_then(|m| m.get("$ref"))
+            .and_then(Value::as_str)
+        else {
+            break;
+        };
+        let next = if reference == "#" {
+            Some(root)
+        } else {
+            reference.strip_prefix("#/$defs/").and_then(|name| {
+                root.get("$defs")?
+                    .get(llmshim_core::pointer::unescape(name))
+            })
+        };
+        match next {
+            Some(next) => current = next,
+            None => break,
+        }
+    }
+    current
+}
+
+/// Whether `schema` compiles and rejects `null`; its kept references resolve into the root's `$defs`.
+fn rejects_null(root: &Value, schema: &Value) -> bool {
+    let with_definitions;
+    let schema = match (root.get("$defs"), schema) {
+        (Some(defs), Value::Object(map)) if !map.contains_key("$defs") => {
+            let mut map = map.clone();
+            map.insert("$defs".to_owned(), defs.clone());
+            with_definitions = Value::Object(map);
+            &with_definitions
+        }
+        _ => schema,
+    };
     compile(schema).is_ok_and(|validator| !validator.is_valid(&Value::Null))
 }

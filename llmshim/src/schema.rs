@@ -25,7 +25,7 @@ pub use env::{Env, EnvFlags};
 #[doc(inline)]
 pub use llmshim_core::{
     Budget, Change, ChangeKind, FallbackKind, FallbackReason, Keywords, Normalization, Nullable,
-    Outcome,
+    Outcome, Recursion,
 };
 pub use mcp::normalize_mcp_tool;
 pub use normalizer::{Normalizer, SchemaMemo};
@@ -77,6 +77,7 @@ pub fn check_with(options: &Options, schema: &Value) -> Vec<FallbackReason> {
         .with_strict(strict)
         .with_nullable(options.nullable)
         .with_keywords(options.keywords)
-        .with_budget(&options.budget);
+        .with_budget(&options.budget)
+        .with_recursion(options.recursion_for(strict));
     llmshim_core::check::check(schema, &check)
 }

@@ -19,8 +19,10 @@ pub struct Summary {
 }
 
 /// Runs the contract checks every built-in target passes on a fixed set of schemas, non-strict and strict: every
-/// output passes the structural check for its mode, contains no `$ref` or `$defs`, normalizes to itself again
-/// (`changed: false`) unless it is the fallback, and a memo hit returns the same bytes and report as an uncached run.
+/// output passes the structural check for its mode, contains no `$ref` or `$defs` (in a mode that keeps recursive
+/// references: none but lone references to `#` or into the root's `$defs`, which holds them), normalizes to itself
+/// again (`changed: false`) unless it is the fallback, and a memo hit returns the same bytes and report as an
+/// uncached run.
 ///
 /// ```
 /// let summary = llmshim::testing::check_target(&llmshim::targets::GOOGLE).expect("google passes");
@@ -55,8 +57,11 @@ pub fn check_target(rules: &'static dyn TargetRules) -> Result<Summary, String> 
                     violations[0]
                 ));
             }
-            if has_reference(&out) {
-                problems.push(format!("{label}: the output keeps a $ref or $defs"));
+            let kept = effective.recursion_for(report.strict).keeps_refs();
+            if let Some(pointer) = misplaced_reference(&out, kept) {
+                problems.push(format!(
+                    "{label}: the output keeps a $ref or $defs at {pointer:?}"
+                ));
             }
             // The fallback is the same value for every target and is not itself rewritten, so a
             // target may rewrite it when it is fed back as an input; every other output must be a fixed point.
@@ -87,21 +92,52 @@ pub fn check_target(rules: &'static dyn TargetRules) -> Result<Summary, String> 
     }
 }
 
-fn has_reference(value: &Value) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                if m.contains_key("$ref") || m.contains_key("$defs") {
-                    return true;
-                }
-                stack.extend(m.values());
+/// The pointer of the first `$ref` or `$defs` out of place: with `kept`, anything but a lone `$ref` to `#` or to a
+/// member of the root's `$defs`, and `$defs` anywhere but the root; without it, any of them.
+fn misplaced_reference(value: &Value, kept: bool) -> Option<String> {
+    let definitions = value
+        .get("$defs")
+        .and_then(Value::as_object)
+        .filter(|_| kept);
+    let mut stack: Vec<(String, &Value)> = vec![(String::new(), value)];
+    for (name, member) in definitions.into_iter().flatten() {
+        stack.push((format!("/$defs/{name}"), member));
+    }
+    while let Some((pointer, v)) = stack.pop() {
+        let Value::Object(m) = v else {
+            continue;
+        };
+        if let Some(reference) = m.get("$ref") {
+            let resolves = match reference.as_str() {
+                Some("#") => true,
+                Some(r) => r
+                    .strip_prefix("#/$defs/")
+                    .is_some_and(|n| definitions.is_some_and(|d| d.contains_key(n))),
+                None => false,
+            };
+            if !(kept && resolves && m.len() == 1) {
+                return Some(pointer);
             }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
+        }
+        if m.contains_key("$defs") && !(kept && pointer.is_empty()) {
+            return Some(pointer);
+        }
+        for (key, child) in m {
+            if key == "$defs" {
+                continue;
+            }
+            match child {
+                Value::Object(_) => stack.push((format!("{pointer}/{key}"), child)),
+                Value::Array(items) => {
+                    for (at, item) in items.iter().enumerate() {
+                        stack.push((format!("{pointer}/{key}/{at}"), item));
+                    }
+                }
+                _ => {}
+            }
         }
     }
-    false
+    None
 }
 
 /// A small corpus that exercises every rule family.

@@ -3,7 +3,9 @@
 use llmshim_core::keep::{Conditional, KeepSet, KeepSets};
 use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{Booleans, Root};
-use llmshim_core::{Budget, FallbackKind, Keywords, Nullable, RuleSet, StrictProfile, check};
+use llmshim_core::{
+    Budget, FallbackKind, Keywords, Nullable, Recursion, RuleSet, StrictProfile, check,
+};
 use serde_json::{Value, json};
 
 use FallbackKind::{
@@ -418,6 +420,56 @@ fn s10_references_and_definitions_left_over() {
     );
     assert!(
         found_plain(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_empty()
+    );
+}
+
+/// The `(kind, pointer)` of every violation when recursive references are kept.
+fn found_kept(schema: &Value, rules: &RuleSet) -> Vec<(FallbackKind, String)> {
+    let options = check::Options::new(rules).with_recursion(Recursion::KEEP_REFS);
+    let all = check::check(schema, &options);
+    let first = check::first(schema, &options);
+    assert_eq!(first.as_ref(), all.first(), "first is the first of check");
+    all.into_iter().map(|r| (r.kind, r.pointer)).collect()
+}
+
+#[test]
+fn s10_kept_references_stand_alone_and_point_into_the_root_definitions() {
+    let tree = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}, "self": {"$ref": "#"}},
+        "$defs": {"T": {"type": "array", "items": {"$ref": "#/$defs/T"}}}});
+    assert!(found_kept(&tree, &RuleSet::new()).is_empty());
+    // Without kept references the same schema fails at the root's `$defs` and at each site.
+    assert_eq!(
+        found_plain(&tree),
+        at(&[
+            (InvalidSchema, ""),
+            (InvalidSchema, "/properties/t"),
+            (InvalidSchema, "/properties/self")
+        ])
+    );
+    // A sibling, a name the root does not define, another form, or `$defs` below the root all fail.
+    let bad = json!({"type": "object", "properties": {
+        "sibling": {"$ref": "#/$defs/T", "description": "x"},
+        "missing": {"$ref": "#/$defs/U"},
+        "pointer": {"$ref": "#/properties/sibling"},
+        "nested": {"type": "object", "$defs": {"V": {}}}
+    }, "$defs": {"T": {"type": "string"}}});
+    assert_eq!(
+        found_kept(&bad, &RuleSet::new()),
+        at(&[
+            (InvalidSchema, "/properties/sibling"),
+            (InvalidSchema, "/properties/missing"),
+            (InvalidSchema, "/properties/pointer"),
+            (InvalidSchema, "/properties/nested"),
+        ])
+    );
+    // The definitions are checked once each, at their own pointer, and the keep-list ignores the root's `$defs`.
+    static KEEP: [&str; 3] = ["type", "properties", "items"];
+    let keep = RuleSet::new().with_keep(Some(&KEEP));
+    let defs = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}},
+        "$defs": {"T": {"type": "array", "items": {"$ref": "#/$defs/T"}, "minItems": 1}}});
+    assert_eq!(
+        found_kept(&defs, &keep),
+        at(&[(TargetUnsupported, "/$defs/T")])
     );
 }
 

@@ -1,50 +1,120 @@
-//! Step W7: a `$ref` is replaced by its walked target with the referencing node's siblings merged over it.
+//! Step W7: a `$ref` is replaced by its walked target with the referencing node's siblings merged over it, kept as a
+//! reference into root `$defs` when its target is recursive and the walk keeps references, or cut when a recursive
+//! target is unrolled as deep as allowed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
+use llmshim_core::defs;
 use llmshim_core::json;
 use llmshim_core::keyword::{KeywordClass, SNAKE_CASE, class_of};
-use llmshim_core::walk::{Flow, NodeCtx, Pass, Rewalk};
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason};
+use llmshim_core::walk::{Flow, NodeCtx, Omission, Pass, Rewalk};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Recursion};
 use serde_json::{Map, Value};
 
-use crate::registry::Registry;
+use crate::cycles::Cycles;
+use crate::registry::{Registry, Resource, Target};
 use crate::uri;
 
-/// What the expansion does with booleans and cycles.
+/// What the expansion does with booleans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Mode {
-    /// Normalization: a boolean target fails `invalid_schema`, a cycle fails `ref_cycle`.
+    /// Normalization: a boolean target fails `invalid_schema`.
     Normalize,
     /// The resolver-only API: a boolean target is merged by its meaning (`true` leaves the siblings, `false` stays
-    /// `false`); a cycle fails, or with `keep_cycles` becomes a `$ref` into root `$defs`.
-    Dereference {
-        /// Keep each cycle as a local `$ref` instead of failing.
-        keep_cycles: bool,
-    },
+    /// `false`). Cycles follow the walk's recursion setting, as in normalization.
+    Dereference,
 }
 
-/// Marks a kept cycle's `$ref` during the walk; [`finish_kept_refs`] turns it into `#/$defs/<name>` afterwards, so a
-/// re-walk never mistakes it for a reference into the original document.
-const KEPT_PREFIX: &str = "\u{0}llmshim-kept:";
+/// The depth `KeepRefs { optional_only: true }` unrolls the cycles it does not keep to.
+const OPTIONAL_ONLY_DEPTH: u32 = 3;
 
-/// Rewrites the kept-cycle markers in `value` into local references `#/$defs/<name>`, iteratively.
-pub(crate) fn finish_kept_refs(value: &mut Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if let Some(Value::String(r)) = map.get_mut("$ref")
-                    && let Some(name) = r.strip_prefix(KEPT_PREFIX)
-                {
-                    *r = format!("#/$defs/{}", escape_token(name));
-                }
-                stack.extend(map.values_mut());
+/// The keys of a referencing node that a kept definition's identity ignores: the reference itself and what W8
+/// removes anyway.
+fn merged_key(key: &str) -> bool {
+    !matches!(
+        key,
+        "$ref" | "$id" | "$defs" | "definitions" | "$comment" | "$anchor"
+    )
+}
+
+/// The keys around a reference target at one site: `over` wins over the target's own (siblings of a `$ref`, the
+/// outer ones winning), `under` loses to them (the other keys of a node whose one-entry `allOf` is the reference,
+/// the inner ones winning).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Around {
+    over: Map<String, Value>,
+    under: Map<String, Value>,
+}
+
+impl Around {
+    /// The siblings of a `$ref` site.
+    fn siblings(map: &Map<String, Value>, keep: impl Fn(&str) -> bool) -> Self {
+        Around {
+            over: map
+                .iter()
+                .filter(|(k, _)| keep(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            under: Map::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.over.is_empty() && self.under.is_empty()
+    }
+
+    /// The identity of a definition of `target` with these keys around it, walked with strict on or off.
+    fn definition_key(&self, target: &Target, strict: bool) -> String {
+        format!(
+            "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}",
+            u8::from(strict),
+            target.0,
+            target.1,
+            json::compact(&Value::Object(self.over.clone())),
+            json::compact(&Value::Object(self.under.clone()))
+        )
+    }
+
+    /// Reads a definition key back: the target, the keys around it, and whether it was walked with strict.
+    fn from_definition_key(key: &str) -> Option<(Target, Around, bool)> {
+        let mut parts = key.splitn(5, '\u{1}');
+        let strict = parts.next()? == "1";
+        let doc = parts.next()?.parse::<usize>().ok()?;
+        let pointer = parts.next()?.to_owned();
+        let over = serde_json::from_str(parts.next()?).ok()?;
+        let under = serde_json::from_str(parts.next()?).ok()?;
+        Some(((doc, pointer), Around { over, under }, strict))
+    }
+
+    /// These keys seen from one link further in: `inner` are the keys of the node the reference led to, winning
+    /// over its own target when `inner_over` (a `$ref` with siblings) and losing to it otherwise (a one-entry
+    /// `allOf`). Outer keys that win keep winning; among losing keys the inner ones win.
+    fn through(&self, inner: Map<String, Value>, inner_over: bool) -> Around {
+        let inner: Map<String, Value> = inner
+            .into_iter()
+            .map(|(k, v)| (camel(&k).to_owned(), v))
+            .collect();
+        if inner_over {
+            let mut over = inner;
+            for (k, v) in &self.over {
+                json::set(&mut over, k, v.clone());
             }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            _ => {}
+            Around {
+                over,
+                under: self.under.clone(),
+            }
+        } else {
+            let mut under = self.under.clone();
+            for (k, v) in inner {
+                json::set(&mut under, &k, v);
+            }
+            Around {
+                over: self.over.clone(),
+                under,
+            }
         }
     }
 }
@@ -54,15 +124,16 @@ pub(crate) fn finish_kept_refs(value: &mut Value) {
 pub struct Expand<'r, 'a> {
     registry: &'r Registry<'a>,
     mode: Mode,
-    stack: RefCell<Vec<String>>,
-    kept: RefCell<Kept>,
-}
-
-#[derive(Debug, Default)]
-struct Kept {
-    names: HashMap<String, String>,
-    taken: HashSet<String>,
-    defs: Vec<(String, Option<Value>)>,
+    /// The targets being expanded, innermost last.
+    stack: RefCell<Vec<Target>>,
+    /// The cycles of the document, read at the first reference of a walk that keeps references.
+    cycles: RefCell<Option<Cycles>>,
+    /// Sites cut by unrolling where nothing above could be removed, which become `{"type": "object"}`.
+    stubs: Vec<String>,
+    /// Expansions of a target already being expanded (unrolling at work).
+    reentries: Cell<usize>,
+    /// Whether a site was kept as a reference.
+    kept: Cell<bool>,
 }
 
 impl<'r, 'a> Expand<'r, 'a> {
@@ -72,44 +143,59 @@ impl<'r, 'a> Expand<'r, 'a> {
             registry,
             mode,
             stack: RefCell::new(Vec::new()),
-            kept: RefCell::new(Kept::default()),
+            cycles: RefCell::new(None),
+            stubs: Vec::new(),
+            reentries: Cell::new(0),
+            kept: Cell::new(false),
         }
     }
 
-    /// The definitions that kept cycles refer to, in first-use order (empty unless cycles are kept).
-    pub(crate) fn kept_definitions(&self) -> Vec<(String, Value)> {
-        self.kept
-            .borrow_mut()
-            .defs
-            .drain(..)
-            .filter_map(|(name, v)| v.map(|v| (name, v)))
-            .collect()
+    /// The same expansion, turning each cut site at one of `stubs` (pointers a failed walk named in
+    /// [`Failure::stub_site`](llmshim_core::walk::Failure)) into `{"type": "object"}` instead of cutting it.
+    #[must_use]
+    pub fn with_stubs(mut self, stubs: Vec<String>) -> Self {
+        self.stubs = stubs;
+        self
     }
 
-    fn cycle(
+    /// How many times the walk expanded a target it was already expanding: non-zero means a lower unrolling depth
+    /// makes a smaller schema.
+    pub fn reentries(&self) -> usize {
+        self.reentries.get()
+    }
+
+    /// Whether the walk kept a site as a reference; its markers then need
+    /// [`defs::finish`](llmshim_core::defs::finish).
+    pub fn kept_any(&self) -> bool {
+        self.kept.get()
+    }
+
+    /// Reads the document's cycles on first use, then answers `read` from them.
+    fn with_cycles<T>(
         &self,
-        absolute: &str,
-        map: &mut Map<String, Value>,
-        cx: &mut NodeCtx<'_>,
-    ) -> Result<Flow, FallbackReason> {
-        if !matches!(self.mode, Mode::Dereference { keep_cycles: true }) {
-            return Err(cx.fail(
-                FallbackKind::RefCycle,
-                format!("{absolute:?} refers back to itself"),
-            ));
+        optional_only: bool,
+        cx: &NodeCtx<'_>,
+        read: impl FnOnce(&Cycles) -> T,
+    ) -> Result<T, FallbackReason> {
+        if self.cycles.borrow().is_none() {
+            let cycles = Cycles::analyze(self.registry, optional_only, &cx.settings().budget)
+                .map_err(|r| FallbackReason::new(r.kind, cx.pointer(), r.message))?;
+            *self.cycles.borrow_mut() = Some(cycles);
         }
-        let mut kept = self.kept.borrow_mut();
-        let name = if let Some(name) = kept.names.get(absolute) {
-            name.clone()
-        } else {
-            let name = unique_name(&mut kept.taken, &definition_name(absolute));
-            kept.names.insert(absolute.to_owned(), name.clone());
-            kept.defs.push((name.clone(), None));
-            name
-        };
-        json::set(map, "$ref", Value::String(format!("{KEPT_PREFIX}{name}")));
-        Ok(Flow::Continue)
+        let cycles = self.cycles.borrow();
+        Ok(read(cycles.as_ref().unwrap_or(&Cycles::default())))
     }
+
+    fn occurrences(&self, target: &Target) -> u32 {
+        let n = self.stack.borrow().iter().filter(|t| *t == target).count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
+/// What a site that is not kept does.
+enum Decision {
+    Inline,
+    Cut(u32),
 }
 
 impl Pass for Expand<'_, '_> {
@@ -118,125 +204,439 @@ impl Pass for Expand<'_, '_> {
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
-        let Some(map) = node.as_object_mut() else {
+        let Some(map) = node.as_object() else {
             return Ok(Flow::Continue);
         };
         let Some(reference) = map.get("$ref") else {
-            return Ok(Flow::Continue);
+            return self.entry_site(node, cx);
         };
         let Some(reference) = reference.as_str() else {
             return Err(cx.fail(FallbackKind::InvalidRef, "$ref must be a string"));
         };
-        if reference.starts_with(KEPT_PREFIX) {
-            return Ok(Flow::Continue);
+        if let Some(name) = defs::marker_name(reference) {
+            // A site this walk kept: it stays as it is, unless a merge gave it siblings.
+            let name = name.to_owned();
+            return self.kept_again(node, &name, cx);
         }
         let absolute =
             uri::join(cx.base(), reference).map_err(|m| cx.fail(FallbackKind::InvalidUri, m))?;
-        if self.stack.borrow().contains(&absolute) {
-            return self.cycle(&absolute, map, cx);
-        }
         let target = self.registry.resolve(&absolute, cx.pointer())?;
+        let around = Around::siblings(map, merged_key);
+        if let Some(name) = self.keep_through(&absolute, &target, &around, cx)? {
+            *node = defs::kept_site(&name);
+            return Ok(Flow::Done);
+        }
+        match self.walk_decision(&absolute, &target, cx)? {
+            Decision::Cut(depth) => self.cut(node, &target, depth, cx),
+            Decision::Inline => {
+                let Some(site) = node.as_object() else {
+                    return Ok(Flow::Continue);
+                };
+                // The Part I expansion merges every key but the reference and `$id`.
+                let around = Around::siblings(site, |k| !matches!(k, "$ref" | "$id"));
+                let merged = self.inline(&around, target, None, cx)?;
+                cx.record("resolve.inline-ref", ChangeKind::Rewritten, Some("$ref"));
+                *node = merged;
+                Ok(Flow::Done)
+            }
+        }
+    }
+}
+
+impl<'a> Expand<'_, 'a> {
+    /// With kept references and outside root position: the definition name for a site with `around` its reference
+    /// to `target`, made the first time; `None` when the site is not kept. A target that is itself a reference (a
+    /// `$ref` node, or a node whose one-entry `allOf` is a bare `$ref`), not kept on its own, is seen through to the
+    /// end of the chain with the keys composed, so that a definition is made where the walk first meets its site,
+    /// as a second pass over the output meets it.
+    fn keep_through(
+        &self,
+        absolute: &str,
+        target: &Resource<'a>,
+        around: &Around,
+        cx: &mut NodeCtx<'_>,
+    ) -> Result<Option<String>, FallbackReason> {
+        let Recursion::KeepRefs { optional_only } = cx.settings().recursion else {
+            return Ok(None);
+        };
+        if cx.position().root {
+            return Ok(None);
+        }
+        // The chain is followed past links that are not kept; of a run of kept links the last one is taken, so
+        // that no definition is a mere reference to another.
+        let mut current = (absolute.to_owned(), target.clone(), around.clone());
+        let mut chosen = None;
+        // A chain that comes back to a target it passed ends there (a definition that is a reference to itself).
+        let mut passed: Vec<Target> = Vec::new();
+        for _ in 0..32 {
+            passed.push(current.1.key());
+            if self.kept_site(&current.1, &current.2, optional_only, cx)? {
+                chosen = Some(current.clone());
+            } else if chosen.is_some() {
+                break;
+            }
+            let Some(next) = self.link(&current.1, &current.2) else {
+                break;
+            };
+            if passed.contains(&next.1.key()) {
+                break;
+            }
+            current = next;
+        }
+        match chosen {
+            Some((absolute, target, around)) => self.keep(&absolute, target, around, cx).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The next link of a chain of references: the node of `target` is a `$ref` (its siblings win over its own
+    /// target) or a one-entry `allOf` of a bare `$ref` (its other keys lose to the entry).
+    fn link(
+        &self,
+        target: &Resource<'a>,
+        around: &Around,
+    ) -> Option<(String, Resource<'a>, Around)> {
+        let map = target.value.as_object()?;
+        let (reference, inner, inner_over) = match map.get("$ref") {
+            Some(Value::String(reference)) => {
+                let inner: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| merged_key(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (reference.as_str(), inner, true)
+            }
+            _ => {
+                let reference = single_entry_reference(map)?;
+                let inner: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (reference, inner, false)
+            }
+        };
+        let absolute = uri::join(&target.base, reference).ok()?;
+        let next = self.registry.resolve(&absolute, "").ok()?;
+        Some((absolute, next, around.through(inner, inner_over)))
+    }
+
+    /// Whether a site with `around` its reference to `target` is kept: the target lies on a kept cycle (or is a
+    /// member of the root's `$defs` that leads to one, referenced bare: how a definition made of a target and the
+    /// keys around its site reads on a second pass, which must give the same output), and the keys around it do
+    /// not replace every way back to a kept target.
+    fn kept_site(
+        &self,
+        target: &Resource<'a>,
+        around: &Around,
+        optional_only: bool,
+        cx: &NodeCtx<'_>,
+    ) -> Result<bool, FallbackReason> {
+        let key = target.key();
+        let replaced: Vec<&str> = around.over.keys().map(String::as_str).collect();
+        let home =
+            around.is_empty() && target.in_root_document && is_root_definition(&target.pointer);
+        self.with_cycles(optional_only, cx, |cycles| {
+            (cycles.kept(&key) || home) && cycles.reaches(&key, &replaced)
+        })
+    }
+
+    /// What a site that is not kept does: expand its target, or cut it where unrolling has gone deep enough.
+    fn walk_decision(
+        &self,
+        absolute: &str,
+        target: &Resource<'_>,
+        cx: &NodeCtx<'_>,
+    ) -> Result<Decision, FallbackReason> {
+        let key = target.key();
+        let seen = self.occurrences(&key);
+        let cycle = || {
+            cx.fail(
+                FallbackKind::RefCycle,
+                format!("{absolute:?} refers back to itself"),
+            )
+        };
+        match cx.settings().recursion {
+            Recursion::Unroll { depth } => Ok(if seen >= depth.max(1) {
+                Decision::Cut(depth.max(1))
+            } else {
+                Decision::Inline
+            }),
+            Recursion::KeepRefs { optional_only } => {
+                let unrolled =
+                    optional_only && self.with_cycles(optional_only, cx, |c| c.unrolled(&key))?;
+                if unrolled && seen >= OPTIONAL_ONLY_DEPTH {
+                    return Ok(Decision::Cut(OPTIONAL_ONLY_DEPTH));
+                }
+                if seen > 0 && !unrolled {
+                    // Only a cycle through root position gets here (its sites are inlined); a loop must end.
+                    return Err(cycle());
+                }
+                Ok(Decision::Inline)
+            }
+            // `Fallback`: a cycle is an error.
+            _ => {
+                if seen > 0 {
+                    return Err(cycle());
+                }
+                Ok(Decision::Inline)
+            }
+        }
+    }
+
+    /// The definition name for `target` with `around` it, walking the definition the first time it is needed.
+    fn keep(
+        &self,
+        absolute: &str,
+        target: Resource<'_>,
+        around: Around,
+        cx: &mut NodeCtx<'_>,
+    ) -> Result<String, FallbackReason> {
+        self.kept.set(true);
+        let key = target.key();
+        cx.record(
+            "resolve.keep-recursive-ref",
+            ChangeKind::Rewritten,
+            Some("$ref"),
+        );
+        if key == (0, String::new()) && around.is_empty() {
+            return Ok(defs::ROOT.to_owned());
+        }
+        // A definition made during a walk without strict (a root-shaping branch) is not the strict one.
+        let definition_key = around.definition_key(&key, cx.settings().strict);
+        if let Some(name) = cx.definition_for(&definition_key) {
+            return Ok(name.to_owned());
+        }
+        let name = cx.add_definition(
+            definition_key,
+            &defs::sanitize(&wanted_name(absolute, &target)),
+        );
+        let mut at = String::from("/$defs");
+        llmshim_core::pointer::push_token(&mut at, &name);
+        // A definition is shared by every site: it is walked with no expansion around it, and a climb started
+        // inside it may not leave it.
+        let outer = self.stack.replace(Vec::new());
+        let walked = self.inline(&around, target, Some(at), cx);
+        *self.stack.borrow_mut() = outer;
+        match walked {
+            Ok(value) => {
+                cx.complete_definition(&name, value);
+                Ok(name)
+            }
+            Err(reason) => {
+                cx.stop_climb();
+                Err(reason)
+            }
+        }
+    }
+
+    /// A site this walk kept, met again: bare, it is final, unless its definition was walked with another strict
+    /// setting (a root-shaping branch walks without strict), which makes it the site of the definition walked with
+    /// this one; with keys around it (a merge gave it some), it becomes a definition of its target with those keys
+    /// winning over the definition's.
+    fn kept_again(
+        &self,
+        node: &mut Value,
+        name: &str,
+        cx: &mut NodeCtx<'_>,
+    ) -> Result<Flow, FallbackReason> {
+        let Some(map) = node.as_object() else {
+            return Ok(Flow::Continue);
+        };
+        let known = if name == defs::ROOT {
+            Some(((0, String::new()), Around::default(), cx.settings().strict))
+        } else {
+            cx.definition_key(name)
+                .and_then(Around::from_definition_key)
+        };
+        let Some((target_key, first, strict)) = known else {
+            return Err(cx.fail(FallbackKind::InvalidRef, "a reference kept by another walk"));
+        };
+        if map.len() == 1 && strict == cx.settings().strict {
+            return Ok(Flow::Done);
+        }
+        let Some(target) = self.registry.at(&target_key) else {
+            return Err(cx.fail(
+                FallbackKind::UnresolvedRef,
+                "a kept reference lost its target",
+            ));
+        };
+        let outer: Map<String, Value> = map
+            .iter()
+            .filter(|(k, _)| merged_key(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut around = first;
+        for (k, v) in outer {
+            json::set(&mut around.over, &k, v);
+        }
+        let absolute = absolute_of(&target);
+        let name = self.keep(&absolute, target, around, cx)?;
+        *node = defs::kept_site(&name);
+        Ok(Flow::Done)
+    }
+
+    /// A node whose one-entry `allOf` is a bare reference, outside root position: kept when the reference is (the
+    /// node's other keys lose to the target, as W14 merges them); otherwise W14 merges the entry as usual.
+    fn entry_site(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        if !matches!(cx.settings().recursion, Recursion::KeepRefs { .. }) || cx.position().root {
+            return Ok(Flow::Continue);
+        }
+        let Some(map) = node.as_object() else {
+            return Ok(Flow::Continue);
+        };
+        let Some(reference) = single_entry_reference(map) else {
+            return Ok(Flow::Continue);
+        };
+        let Ok(absolute) = uri::join(cx.base(), reference) else {
+            return Ok(Flow::Continue);
+        };
+        let Ok(target) = self.registry.resolve(&absolute, cx.pointer()) else {
+            return Ok(Flow::Continue);
+        };
+        let around = Around {
+            over: Map::new(),
+            under: map
+                .iter()
+                .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        };
+        match self.keep_through(&absolute, &target, &around, cx)? {
+            Some(name) => {
+                *node = defs::kept_site(&name);
+                Ok(Flow::Done)
+            }
+            None => Ok(Flow::Continue),
+        }
+    }
+
+    /// Cuts a site where a recursive target would be expanded once more than `depth` allows: the climb removes the
+    /// nearest optional property or union branch above; a site a previous attempt could not cut that way becomes
+    /// `{"type": "object"}`.
+    fn cut(
+        &self,
+        node: &mut Value,
+        target: &Resource<'_>,
+        depth: u32,
+        cx: &mut NodeCtx<'_>,
+    ) -> Result<Flow, FallbackReason> {
+        let pointer = cx.pointer().to_owned();
+        if self.stubs.contains(&pointer) {
+            let name = position_name(&pointer);
+            let mut stub = Map::new();
+            stub.insert("type".to_owned(), Value::String("object".to_owned()));
+            if let Some(Value::String(text)) = node.get("description") {
+                stub.insert("description".to_owned(), Value::String(text.clone()));
+            }
+            llmshim_core::lift::append_text(
+                &mut stub,
+                &format!("recursive {name}"),
+                &format!("recursive {name}: omitted below depth {depth}"),
+            );
+            *node = Value::Object(stub);
+            cx.record("resolve.unroll-recursion", ChangeKind::Narrowed, None);
+            return Ok(Flow::Continue);
+        }
+        // The site may become a stub only when the target admits an empty object anyway.
+        let stub = target.value.get("type").and_then(Value::as_str) == Some("object")
+            && target
+                .value
+                .get("required")
+                .is_none_or(|r| r.as_array().is_some_and(Vec::is_empty));
+        let reason = cx.fail(
+            FallbackKind::RefCycle,
+            format!(
+                "{:?} is recursive and unrolled {depth} times already",
+                target.pointer
+            ),
+        );
+        Err(cx.climb(
+            reason,
+            "resolve.unroll-recursion",
+            Omission::Recursion { depth },
+            stub,
+        ))
+    }
+
+    /// The target walked and merged with the keys `around` it: the Part I expansion, also the walk of a kept
+    /// definition (located at `at`).
+    fn inline(
+        &self,
+        around: &Around,
+        target: Resource<'_>,
+        at: Option<String>,
+        cx: &mut NodeCtx<'_>,
+    ) -> Result<Value, FallbackReason> {
+        let key = target.key();
+        if self.occurrences(&key) > 0 {
+            self.reentries.set(self.reentries.get() + 1);
+        }
         let mut walked = target.value.clone();
         if let Some(t) = walked.as_object_mut() {
             json::remove(t, "$id");
             if target.draft.uses_plain_id() && matches!(t.get("id"), Some(Value::String(_))) {
                 json::remove(t, "id");
             }
-            // Siblings win: a target key a sibling replaces never reaches the result, so the target is walked with
-            // the sibling's value in that place already. Otherwise the walk could fail, or demote strict, on content
-            // the merge throws away, or shape the root by keys it will not have. A schema-valued sibling is put in
-            // place only when target and sibling share a base (its references must resolve against the sibling's
-            // base), and the target's root leaves every sibling's child keyword unwalked either way: the merged
-            // node walks the sibling's value. `description` stays the target's, so that the fragments its walk lifts
-            // can follow the sibling's text.
-            let same_base = *target.base == **cx.base();
-            for (key, value) in map.iter() {
-                if matches!(key.as_str(), "$ref" | "$id" | "description") {
-                    continue;
-                }
-                // `dependencies` and `additionalItems` hold schemas until the upgrades (W9, W10) turn them into
-                // children.
-                let literal = matches!(class_of(key), KeywordClass::Literal)
-                    && !matches!(key.as_str(), "dependencies" | "additionalItems");
-                if !same_base && !literal {
-                    continue;
-                }
-                // The siblings are already in camel case; the target may still spell the key in snake case, which
-                // its walk renames (and which wins over a camel-case spelling there).
-                let snake = SNAKE_CASE
-                    .iter()
-                    .find(|(_, camel)| *camel == key.as_str())
-                    .map(|(snake, _)| *snake);
-                for spelling in std::iter::once(key.as_str()).chain(snake) {
-                    if let Some(slot) = t.get_mut(spelling) {
-                        *slot = value.clone();
-                    }
-                }
-            }
+            substitute(&around.over, t, *target.base == **cx.base());
         }
         let before = walked
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        self.stack.borrow_mut().push(absolute.clone());
-        let result = self.expand(map, &mut walked, before.as_deref(), target.base, cx);
-        self.stack.borrow_mut().pop();
-        let merged = result?;
-        let kept_name = self.kept.borrow().names.get(&absolute).cloned();
-        if let Some(name) = kept_name {
-            let mut kept = self.kept.borrow_mut();
-            if let Some(slot) = kept
-                .defs
-                .iter_mut()
-                .find(|(n, v)| *n == name && v.is_none())
-            {
-                slot.1 = Some(walked);
-            }
-        }
-        cx.record("resolve.inline-ref", ChangeKind::Rewritten, Some("$ref"));
-        *node = merged;
-        Ok(Flow::Done)
+        self.expand(
+            around,
+            &mut walked,
+            before.as_deref(),
+            (key, target.base),
+            at,
+            cx,
+        )
     }
-}
 
-impl Expand<'_, '_> {
+    /// Walks the target (on the stack of targets being expanded, so that a reference back to it is seen), merges
+    /// the keys around it, and walks the merged node (off the stack: the keys around are the referencing node's,
+    /// and a reference among them to the same target is no cycle).
     fn expand(
         &self,
-        node: &Map<String, Value>,
+        around: &Around,
         walked: &mut Value,
         before: Option<&str>,
-        base: std::sync::Arc<str>,
+        (key, base): (Target, Arc<str>),
+        at: Option<String>,
         cx: &mut NodeCtx<'_>,
     ) -> Result<Value, FallbackReason> {
-        // The target's root is merged with the siblings below and walked again, so passes may leave to that second
-        // walk what depends on the root's final keys (strict closing reads the final `properties`).
-        let replaced = node
-            .keys()
-            .filter(|k| !matches!(k.as_str(), "$ref" | "$id"))
-            .map(String::as_str);
-        cx.rewalk(
-            walked,
-            &Rewalk::here()
-                .with_base(base)
-                .with_intermediate(true)
-                .with_skipped_children(replaced),
-        )?;
-        let siblings = node
-            .iter()
-            .filter(|(k, _)| k.as_str() != "$ref" && k.as_str() != "$id");
+        // The target's root is merged with the keys around it below and walked again, so passes may leave to that
+        // second walk what depends on the root's final keys (strict closing reads the final `properties`), and its
+        // children that a winning key replaces are not walked at all.
+        let rewalk = |how: Rewalk| match &at {
+            Some(at) => how.with_pointer(at.clone()),
+            None => how,
+        };
+        let replaced = around.over.keys().map(String::as_str);
+        let how = Rewalk::here()
+            .with_base(base)
+            .with_intermediate(true)
+            .with_skipped_children(replaced);
+        self.stack.borrow_mut().push(key);
+        let target_walk = cx.rewalk(walked, &rewalk(how));
+        self.stack.borrow_mut().pop();
+        target_walk?;
         let mut merged = match walked {
             Value::Object(t) => t.clone(),
-            Value::Bool(b) if matches!(self.mode, Mode::Dereference { .. }) => {
+            Value::Bool(b) if self.mode == Mode::Dereference => {
                 if !*b {
                     return Ok(Value::Bool(false));
                 }
-                let rest: Map<String, Value> =
-                    siblings.map(|(k, v)| (k.clone(), v.clone())).collect();
+                let mut rest = around.under.clone();
+                for (k, v) in &around.over {
+                    json::set(&mut rest, k, v.clone());
+                }
                 if rest.is_empty() {
                     return Ok(Value::Bool(true));
                 }
                 let mut rest = Value::Object(rest);
-                cx.rewalk(&mut rest, &Rewalk::here())?;
+                cx.rewalk(&mut rest, &rewalk(Rewalk::here()))?;
                 return Ok(rest);
             }
             _ => {
@@ -246,11 +646,18 @@ impl Expand<'_, '_> {
                 ));
             }
         };
+        if !around.under.is_empty() {
+            let mut below = around.under.clone();
+            for (key, value) in merged {
+                json::set(&mut below, &key, value);
+            }
+            merged = below;
+        }
         let after = merged
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        for (key, value) in siblings {
+        for (key, value) in &around.over {
             if key == "description"
                 && let (Value::String(text), Some(after)) = (value, after.as_deref())
             {
@@ -261,9 +668,113 @@ impl Expand<'_, '_> {
             json::set(&mut merged, key, value.clone());
         }
         let mut merged = Value::Object(merged);
-        cx.rewalk(&mut merged, &Rewalk::here())?;
+        cx.rewalk(&mut merged, &rewalk(Rewalk::here()))?;
         Ok(merged)
     }
+}
+
+/// The `$ref` of a node's one-entry `allOf` whose entry is a bare reference (its only key).
+fn single_entry_reference(map: &Map<String, Value>) -> Option<&str> {
+    match map.get("allOf") {
+        Some(Value::Array(entries)) if entries.len() == 1 => entries[0]
+            .as_object()
+            .filter(|e| e.len() == 1)
+            .and_then(|e| e.get("$ref"))
+            .and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// Siblings win: a target key a sibling replaces never reaches the result, so the target is walked with the
+/// sibling's value in that place already. Otherwise the walk could fail, or demote strict, on content the merge
+/// throws away, or shape the root by keys it will not have. A schema-valued sibling is put in place only when target
+/// and sibling share a base (its references must resolve against the sibling's base), and the target's root leaves
+/// every sibling's child keyword unwalked either way: the merged node walks the sibling's value. `description` stays
+/// the target's, so that the fragments its walk lifts can follow the sibling's text.
+fn substitute(over: &Map<String, Value>, target: &mut Map<String, Value>, same_base: bool) {
+    for (key, value) in over {
+        if matches!(key.as_str(), "$ref" | "$id" | "description") {
+            continue;
+        }
+        // `dependencies` and `additionalItems` hold schemas until the upgrades (W9, W10) turn them into children.
+        let literal = matches!(class_of(key), KeywordClass::Literal)
+            && !matches!(key.as_str(), "dependencies" | "additionalItems");
+        if !same_base && !literal {
+            continue;
+        }
+        // The siblings are already in camel case; the target may still spell the key in snake case, which its walk
+        // renames (and which wins over a camel-case spelling there).
+        let snake = SNAKE_CASE
+            .iter()
+            .find(|(_, camel)| *camel == key.as_str())
+            .map(|(snake, _)| *snake);
+        for spelling in std::iter::once(key.as_str()).chain(snake) {
+            if let Some(slot) = target.get_mut(spelling) {
+                *slot = value.clone();
+            }
+        }
+    }
+}
+
+/// The camel-case spelling of a snake-case keyword (other keys as they are).
+fn camel(key: &str) -> &str {
+    SNAKE_CASE
+        .iter()
+        .find(|(snake, _)| *snake == key)
+        .map_or(key, |(_, camel)| camel)
+}
+
+/// Whether `pointer` names a member of the root's `$defs`: `/$defs/<name>`.
+fn is_root_definition(pointer: &str) -> bool {
+    pointer
+        .strip_prefix("/$defs/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+}
+
+/// The name a definition of `target` wants: the anchor the reference used, else the last segment of the target's
+/// pointer (escapes decoded), else nothing (`def`).
+fn wanted_name(absolute: &str, target: &Resource<'_>) -> String {
+    let (_, fragment) = uri::split_fragment(absolute);
+    let fragment = uri::percent_decode(fragment).unwrap_or_default();
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return fragment;
+    }
+    target
+        .pointer
+        .rsplit('/')
+        .next()
+        .map(llmshim_core::pointer::unescape)
+        .unwrap_or_default()
+}
+
+/// An absolute URI that resolves to `target`: its resource plus the pointer into it.
+fn absolute_of(target: &Resource<'_>) -> String {
+    let mut pointer = String::new();
+    for c in target.pointer.chars() {
+        match c {
+            '%' => pointer.push_str("%25"),
+            '#' => pointer.push_str("%23"),
+            ' ' => pointer.push_str("%20"),
+            c => pointer.push(c),
+        }
+    }
+    if target.in_root_document {
+        format!("{}#{pointer}", uri::DEFAULT_BASE)
+    } else {
+        format!("{}#{pointer}", target.resource)
+    }
+}
+
+/// The name a cut site gives its fragment: the property it is the schema of, or the keyword above it.
+fn position_name(pointer: &str) -> String {
+    let mut tokens = pointer.rsplit('/');
+    let last = tokens.next().unwrap_or("");
+    let name = if last.parse::<usize>().is_ok() {
+        tokens.next().unwrap_or(last)
+    } else {
+        last
+    };
+    llmshim_core::pointer::unescape(name)
 }
 
 /// The sibling description `text`, followed by what the target's walk added to its description (the part of `after`
@@ -352,29 +863,6 @@ fn fragment_keyword_at(rest: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '$' || c == '_' || c == '-')
 }
 
-/// The last pointer segment or the anchor of a URI, else its last path segment without extension.
-fn definition_name(absolute: &str) -> String {
-    let (resource, fragment) = uri::split_fragment(absolute);
-    let fragment = uri::percent_decode(fragment).unwrap_or_default();
-    if let Some(last) = fragment
-        .strip_prefix('/')
-        .and_then(|p| p.rsplit('/').next())
-        .filter(|s| !s.is_empty())
-    {
-        return llmshim_core::pointer::unescape(last);
-    }
-    if !fragment.is_empty() && !fragment.starts_with('/') {
-        return fragment;
-    }
-    let segment = resource.rsplit('/').next().unwrap_or("");
-    let stem = segment.split('.').next().unwrap_or("");
-    if stem.is_empty() {
-        "schema".to_owned()
-    } else {
-        stem.to_owned()
-    }
-}
-
 pub(crate) fn unique_name(taken: &mut HashSet<String>, wanted: &str) -> String {
     let mut name = wanted.to_owned();
     let mut n = 2;
@@ -443,11 +931,13 @@ mod tests {
     }
 
     #[test]
-    fn names_definitions() {
-        assert_eq!(definition_name("https://x.test/s#/$defs/Node"), "Node");
-        assert_eq!(definition_name("https://x.test/s#tree"), "tree");
-        assert_eq!(definition_name("https://x.test/tree.json"), "tree");
-        assert_eq!(definition_name("https://llmshim.invalid/schema#"), "schema");
+    fn names_positions_and_definitions() {
+        assert_eq!(position_name("/properties/kids/items"), "items");
+        assert_eq!(position_name("/properties/a~1b"), "a/b");
+        assert_eq!(position_name("/anyOf/1"), "anyOf");
+        assert!(is_root_definition("/$defs/Node"));
+        assert!(!is_root_definition("/$defs/Node/properties/a"));
+        assert!(!is_root_definition("/definitions/Node"));
         let mut taken = HashSet::new();
         assert_eq!(unique_name(&mut taken, "a"), "a");
         assert_eq!(unique_name(&mut taken, "a"), "a_2");

@@ -108,6 +108,12 @@ fn merge(
             .with_position(Position::new(true, false))
             .with_strict(false);
         cx.rewalk(&mut branch, &how)?;
+        // A branch that became a kept reference merges as its definition.
+        if let Some(value) =
+            llmshim_core::defs::site_name(&branch).and_then(|name| cx.definition(name))
+        {
+            branch = value.clone();
+        }
         match branch {
             Value::Object(b) if b.get("type").and_then(Value::as_str) == Some("object") => {
                 walked.push(b);

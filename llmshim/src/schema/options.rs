@@ -1,6 +1,6 @@
 //! `Options`: everything that selects one normalization, and the memo key.
 
-use llmshim_core::{Budget, Keywords, Nullable};
+use llmshim_core::{Budget, Keywords, Nullable, Recursion};
 
 use crate::schema::Target;
 
@@ -46,6 +46,9 @@ pub struct Options {
     /// Which keyword sets the keep-lists keep: what the provider enforces today (`Current`, the default) or the
     /// narrow subsets every model accepts (`Conservative`).
     pub keywords: Keywords,
+    /// What recursive references become; `None` means the rule set's mode (its strict mode when strict is
+    /// effective).
+    pub recursion: Option<Recursion>,
 }
 
 impl Options {
@@ -63,6 +66,7 @@ impl Options {
             diagnostics: false,
             structured_output: false,
             keywords: Keywords::default(),
+            recursion: None,
         }
     }
 
@@ -127,5 +131,18 @@ impl Options {
     pub fn with_keywords(mut self, keywords: Keywords) -> Self {
         self.keywords = keywords;
         self
+    }
+
+    /// Sets what recursive references become, overriding the rule set's modes (`None` restores them).
+    #[must_use]
+    pub fn with_recursion(mut self, recursion: impl Into<Option<Recursion>>) -> Self {
+        self.recursion = recursion.into();
+        self
+    }
+
+    /// The recursion mode of an attempt with strict effective or not: the option when set, else the rule set's.
+    pub fn recursion_for(&self, strict: bool) -> Recursion {
+        self.recursion
+            .unwrap_or_else(|| self.target.rules().rules().recursion.for_strict(strict))
     }
 }

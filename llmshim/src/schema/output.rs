@@ -134,7 +134,21 @@ impl Normalizer {
     }
 }
 
-fn wrap(schema: Value) -> Value {
+/// Wraps a non-object schema under `response`; kept definitions move to the wrapper's root, and a kept reference
+/// to the old root now points to `response`.
+fn wrap(mut schema: Value) -> Value {
+    let definitions = schema
+        .as_object_mut()
+        .and_then(|map| llmshim_core::json::remove(map, "$defs"));
+    llmshim_core::defs::redirect_root_references(&mut schema, "#/properties/response");
+    let definitions = definitions.map(|mut defs| {
+        if let Value::Object(members) = &mut defs {
+            for member in members.values_mut() {
+                llmshim_core::defs::redirect_root_references(member, "#/properties/response");
+            }
+        }
+        defs
+    });
     let mut properties = Map::new();
     properties.insert("response".to_owned(), schema);
     let mut m = Map::new();
@@ -144,5 +158,8 @@ fn wrap(schema: Value) -> Value {
         "required".to_owned(),
         Value::Array(vec![Value::String("response".to_owned())]),
     );
+    if let Some(definitions) = definitions {
+        m.insert("$defs".to_owned(), definitions);
+    }
     Value::Object(m)
 }

@@ -6,7 +6,7 @@ use llmshim_core::json;
 use llmshim_core::rules::{Booleans, KeepSets, RuleSet};
 use llmshim_core::walk::{self, HARD_MAX_DEPTH, Settings, steps};
 use llmshim_core::{
-    Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Pass, TargetRules,
+    Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Pass, Recursion, TargetRules,
 };
 use llmshim_resolve::pass::{BaseUri, Expand, Meta, Mode, Upgrade};
 use llmshim_resolve::{Registry, Resources, Upgrades};
@@ -101,10 +101,11 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
     }
 }
 
-/// The walk settings for `options` with strict set to `strict`.
-fn settings(options: &Options, strict: bool) -> Settings {
+/// The walk settings for `options` with strict set to `strict` and the recursion mode `recursion`.
+fn settings(options: &Options, strict: bool, recursion: Recursion) -> Settings {
     Settings::new(options.budget)
         .with_strict(strict)
+        .with_recursion(recursion)
         .with_nullable(options.nullable)
         .with_rewrite_one_of(options.rewrite_one_of)
         .with_strip_lookarounds(options.strip_lookarounds)
@@ -113,20 +114,30 @@ fn settings(options: &Options, strict: bool) -> Settings {
         .with_keywords(options.keywords)
 }
 
-/// The structural check of `options` with strict set to `strict`, against `rules`.
+/// The structural check of `options` with strict set to `strict` and the recursion mode `recursion`, against
+/// `rules`.
 fn check_options<'r>(
     options: &Options,
     rules: &'r RuleSet,
     strict: bool,
+    recursion: Recursion,
 ) -> llmshim_core::check::Options<'r> {
     llmshim_core::check::Options::new(rules)
         .with_strict(strict)
         .with_nullable(options.nullable)
         .with_keywords(options.keywords)
         .with_budget(&options.budget)
+        .with_recursion(recursion)
 }
 
+/// At most this many cut sites become stubs in one attempt (each needs the walk again).
+const MAX_STUBS: usize = 16;
+
 /// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
+///
+/// When unrolling recursion, two retries happen within the attempt: a cut site that nothing above could absorb
+/// becomes `{"type": "object"}` when its target allows it (the walk runs again with that site stubbed), and a walk
+/// over the node or literal budget runs again with the unrolling depth one lower, down to 1.
 fn attempt(
     options: &Options,
     target: &dyn TargetRules,
@@ -143,6 +154,69 @@ fn attempt(
     let rules = target.rules();
     let resources = Resources::new();
     let registry = Registry::with_budget(input, &resources, &options.budget)?;
+    let mut recursion = options.recursion_for(strict);
+    let mut stubs: Vec<String> = Vec::new();
+    loop {
+        match walk_once(
+            options,
+            target,
+            &registry,
+            input,
+            strict,
+            recursion,
+            stubs.clone(),
+        ) {
+            Ok((out, changes)) => {
+                let check = check_options(options, rules, strict, recursion);
+                if let Some(reason) = llmshim_core::check::first(&out, &check) {
+                    return Err(reason);
+                }
+                if strict {
+                    strict_limits(&out, rules)?;
+                }
+                llmshim_validate::compile(&out).map_err(FallbackReason::from)?;
+                return Ok((out, changes));
+            }
+            Err((failure, reentries)) => {
+                if let Some(site) = failure.stub_site
+                    && stubs.len() < MAX_STUBS
+                    && !stubs.contains(&site)
+                {
+                    stubs.push(site);
+                    continue;
+                }
+                let over_budget = matches!(
+                    failure.reason.kind,
+                    FallbackKind::BudgetNodes | FallbackKind::BudgetLiteral
+                );
+                if let Recursion::Unroll { depth } = recursion
+                    && over_budget
+                    && reentries > 0
+                    && depth > 1
+                {
+                    recursion = Recursion::unroll(depth - 1);
+                    stubs.clear();
+                    continue;
+                }
+                return Err(failure.reason);
+            }
+        }
+    }
+}
+
+/// One walk of `input` with the pass list of `target`, kept definitions finished; on failure, also how often the
+/// walk expanded a recursive target again.
+#[expect(clippy::too_many_arguments, reason = "one walk's whole configuration")]
+fn walk_once(
+    options: &Options,
+    target: &dyn TargetRules,
+    registry: &Registry<'_>,
+    input: &Value,
+    strict: bool,
+    recursion: Recursion,
+    stubs: Vec<String>,
+) -> Result<(Value, Vec<Change>), (walk::Failure, usize)> {
+    let rules = target.rules();
     let draft = registry.draft();
     let shape = if rules.booleans == Booleans::Reject {
         steps::Shape::reject_booleans()
@@ -151,7 +225,7 @@ fn attempt(
     };
     let base = BaseUri::new(draft);
     let id = Upgrade::id(Upgrades::ALL, draft);
-    let expand = Expand::new(&registry, Mode::Normalize);
+    let expand = Expand::new(registry, Mode::Normalize).with_stubs(stubs);
     let meta = Meta::normalize(rules.schema_uri, draft);
     let forms = Upgrade::forms(Upgrades::ALL);
     let root = target::RootShaping::new(rules);
@@ -208,15 +282,16 @@ fn attempt(
         "the pass list follows ORDER"
     );
     let mut out = input.clone();
-    let walked = walk::walk(&mut out, &passes, &settings(options, strict), BASE.into())?;
-    if let Some(reason) = llmshim_core::check::first(&out, &check_options(options, rules, strict)) {
-        return Err(reason);
+    let settings = settings(options, strict, recursion);
+    match walk::walk_detailed(&mut out, &passes, &settings, BASE.into()) {
+        Ok(walked) => {
+            if expand.kept_any() {
+                llmshim_core::defs::finish(&mut out, walked.definitions);
+            }
+            Ok((out, walked.changes))
+        }
+        Err(failure) => Err((failure, expand.reentries())),
     }
-    if strict {
-        strict_limits(&out, rules)?;
-    }
-    llmshim_validate::compile(&out).map_err(FallbackReason::from)?;
-    Ok((out, walked.changes))
 }
 
 /// The OpenAI strict limits of the rule set's strict profile, if any.

@@ -10,7 +10,8 @@
 //! - normalizing the output again reports `changed: false` and returns identical bytes; the only exception, matched
 //!   exactly, is the fallback `{"type":"object","properties":{}}` on Google and Cloud Code Assist, which a second pass
 //!   turns into `{"type":"object"}` (those targets remove empty `properties`) with `changed: true` and no fallback;
-//! - no `$ref`, `$defs` or `definitions` survives in a schema position;
+//! - no `$ref`, `$defs` or `definitions` survives in a schema position, except, on the targets that keep recursive
+//!   references, a lone `$ref` to `#` or to a member of the root's `$defs`;
 //! - the order of every surviving property is the order of the input's `properties`;
 //! - a fallback happens only where `tests/corpus/expected-fallbacks.json` names the schema and the target, with the
 //!   fallback's kind, pointer and message; a new fallback, a listed entry that no longer falls back, and one that
@@ -29,7 +30,7 @@ use std::sync::OnceLock;
 use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target, check_with};
 use llmshim_benches::fallbacks::{Expected, Observed};
 use llmshim_benches::golden::Mode;
-use llmshim_benches::testdata;
+use llmshim_benches::{refs, testdata};
 use serde_json::Value;
 
 /// The six built-in targets, non-strict, in the command line's order.
@@ -538,34 +539,47 @@ fn corpus_normalization_is_idempotent() {
 }
 
 #[test]
-fn corpus_outputs_hold_no_references_or_definitions() {
-    let Some(corpus) = corpus("corpus_outputs_hold_no_references_or_definitions") else {
+fn corpus_outputs_keep_references_only_in_the_kept_form() {
+    let Some(corpus) = corpus("corpus_outputs_keep_references_only_in_the_kept_form") else {
         return;
     };
     let mut problems = Vec::new();
+    let mut with_references = [0_usize; 6];
     for entry in &corpus.entries {
-        for run in &entry.runs {
+        for (column, run) in entry.runs.iter().enumerate() {
             let Ok((out, _)) = &run.first else {
                 continue;
             };
-            let mut nodes = Vec::new();
-            schema_nodes(out, "", &mut nodes);
-            for (pointer, node) in nodes {
-                for key in ["$ref", "$defs", "definitions"] {
-                    if node.get(key).is_some() {
-                        problems.push(format!(
-                            "{} @ {}: {key} at {pointer:?}",
-                            entry.schema.id,
-                            run.target.name()
-                        ));
-                    }
-                }
+            // Chat, Responses, Anthropic and Mcp keep recursive references; Google and Code Assist unroll them.
+            let kept = Options::for_target(run.target)
+                .recursion_for(false)
+                .keeps_refs();
+            if out.get("$defs").is_some() {
+                with_references[column] += 1;
+            }
+            for problem in refs::reference_problems(out, kept) {
+                problems.push(format!(
+                    "{} @ {}: {problem}",
+                    entry.schema.id,
+                    run.target.name()
+                ));
             }
         }
     }
+    for (column, target) in TARGETS.iter().enumerate() {
+        eprintln!(
+            "suite: corpus {} outputs with kept recursive references: {}",
+            target.name(),
+            with_references[column]
+        );
+    }
+    assert!(
+        with_references[0] > 0,
+        "no output kept a recursive reference"
+    );
     assert!(
         problems.is_empty(),
-        "{} references or definitions survive:\n{}",
+        "{} references or definitions out of place:\n{}",
         problems.len(),
         problems.join("\n")
     );

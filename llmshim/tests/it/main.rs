@@ -15,6 +15,7 @@ mod memo;
 mod oracle;
 mod outcome;
 mod output;
+mod recursion;
 mod rejection;
 mod rules;
 mod sdk_google;

@@ -117,6 +117,14 @@ fn run(
     let mut out = schema.clone();
     let report = normalizer.normalize_with(&options, &mut out);
     if report.strict {
+        // Anthropic strict takes no references: its recursion is unrolled (the OpenAI targets keep it).
+        if target == Target::Anthropic
+            && !llmshim_benches::refs::reference_problems(&out, false).is_empty()
+        {
+            return Err(format!(
+                "an Anthropic strict output keeps a reference: {out}"
+            ));
+        }
         let strict = crate::support::strict_problems(&options, &out);
         let core = check_with(&options, &out);
         if report.used_fallback || report.fallback_reason.is_some() {

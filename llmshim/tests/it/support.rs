@@ -48,6 +48,15 @@ pub(crate) fn options(target: Target, strict: bool, members: &Map<String, Value>
             "max_depth" => budget = budget.with_max_depth(count()),
             "max_nodes" => budget = budget.with_max_nodes(count()),
             "max_literal_bytes" => budget = budget.with_max_literal_bytes(count()),
+            "recursion" => {
+                o = o.with_recursion(
+                    value
+                        .as_str()
+                        .expect("a recursion mode")
+                        .parse::<llmshim::schema::Recursion>()
+                        .expect("a known recursion mode"),
+                );
+            }
             other => panic!("unknown option {other}"),
         }
     }

@@ -73,6 +73,10 @@ impl Pass for FlattenTuples {
             }
             let mut any = serde_json::Map::new();
             any.insert("anyOf".to_owned(), Value::Array(branches));
+            // The union is the walk's own: a climb from one of its branches passes through it.
+            let mut at = cx.pointer().to_owned();
+            crate::pointer::push_token(&mut at, "items");
+            cx.mark_made_union(at);
             Value::Object(any)
         };
         if map.contains_key("items") {
