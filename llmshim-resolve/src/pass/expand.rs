@@ -66,11 +66,13 @@ impl Around {
         self.over.is_empty() && self.under.is_empty()
     }
 
-    /// The identity of a definition of `target` with these keys around it, walked with strict on or off.
-    fn definition_key(&self, target: &Target, strict: bool) -> String {
+    /// The identity of a definition of `target` with these keys around it, walked with strict on or off, in a
+    /// position that describes the instance or not (type inference runs only there).
+    fn definition_key(&self, target: &Target, strict: bool, instance: bool) -> String {
         format!(
-            "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}",
+            "{}{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}",
             u8::from(strict),
+            u8::from(instance),
             target.0,
             target.1,
             json::compact(&Value::Object(self.over.clone())),
@@ -81,7 +83,7 @@ impl Around {
     /// Reads a definition key back: the target, the keys around it, and whether it was walked with strict.
     fn from_definition_key(key: &str) -> Option<(Target, Around, bool)> {
         let mut parts = key.splitn(5, '\u{1}');
-        let strict = parts.next()? == "1";
+        let strict = parts.next()?.starts_with('1');
         let doc = parts.next()?.parse::<usize>().ok()?;
         let pointer = parts.next()?.to_owned();
         let over = serde_json::from_str(parts.next()?).ok()?;
@@ -402,8 +404,10 @@ impl<'a> Expand<'_, 'a> {
         if key == (0, String::new()) && around.is_empty() {
             return Ok(defs::ROOT.to_owned());
         }
-        // A definition made during a walk without strict (a root-shaping branch) is not the strict one.
-        let definition_key = around.definition_key(&key, cx.settings().strict);
+        // A definition made during a walk without strict (a root-shaping branch) is not the strict one, and one made
+        // where the instance is not described (below `not` or `if`, no type inference) is not the one made where it is.
+        let definition_key =
+            around.definition_key(&key, cx.settings().strict, cx.position().instance);
         if let Some(name) = cx.definition_for(&definition_key) {
             return Ok(name.to_owned());
         }
@@ -538,12 +542,16 @@ impl<'a> Expand<'_, 'a> {
             cx.record("resolve.unroll-recursion", ChangeKind::Narrowed, None);
             return Ok(Flow::Continue);
         }
-        // The site may become a stub only when the target admits an empty object anyway.
-        let stub = target.value.get("type").and_then(Value::as_str) == Some("object")
-            && target
-                .value
-                .get("required")
-                .is_none_or(|r| r.as_array().is_some_and(Vec::is_empty));
+        // The site may become a stub only when what it stands for admits an empty object anyway: an object schema
+        // (typed, or with `properties`, from which its type is inferred) that requires nothing; the site's own keys
+        // win over the target's, as the expansion would merge them.
+        let key_of = |k: &str| node.get(k).or_else(|| target.value.get(k));
+        let typed = match key_of("type") {
+            Some(ty) => ty.as_str() == Some("object"),
+            None => key_of("properties").is_some(),
+        };
+        let stub =
+            typed && key_of("required").is_none_or(|r| r.as_array().is_some_and(Vec::is_empty));
         let reason = cx.fail(
             FallbackKind::RefCycle,
             format!(
