@@ -1,12 +1,12 @@
 //! Keyword arguments to `Options`: the target by its command-line name, `strict`, and the options of the batch
 //! lines by their snake-case names.
 
-use llmshim::schema::{Keywords, Nullable, Options, Target};
+use llmshim::schema::{Keywords, Nullable, Options, Recursion, Target};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
 /// The option names `**options` accepts, in the contract's order.
-pub(crate) const NAMES: [&str; 10] = [
+pub(crate) const NAMES: [&str; 11] = [
     "nullable",
     "rewrite_one_of",
     "strip_lookarounds",
@@ -17,6 +17,7 @@ pub(crate) const NAMES: [&str; 10] = [
     "diagnostics",
     "structured_output",
     "keywords",
+    "recursion",
 ];
 
 /// Why options could not be built: an unknown name (a `TypeError` in Python) or a bad value (an `OptionError`).
@@ -112,6 +113,20 @@ fn apply(options: &mut Options, name: &str, value: &Bound<'_, PyAny>) -> Result<
         "max_literal_bytes" => options.budget.max_literal_bytes = count()?,
         "diagnostics" => options.diagnostics = flag()?,
         "structured_output" => options.structured_output = flag()?,
+        "recursion" => {
+            let text = value
+                .cast::<PyString>()
+                .ok()
+                .and_then(|t| t.to_cow().ok().map(std::borrow::Cow::into_owned))
+                .unwrap_or_default();
+            let mode = text.parse::<Recursion>().map_err(|_| {
+                OptionProblem::BadValue(
+                    "option \"recursion\" must be \"fallback\", \"keep-refs\", \"keep-refs:optional-only\", \"unroll\" or \"unroll:<N>\" with N >= 1"
+                        .to_owned(),
+                )
+            })?;
+            options.recursion = Some(mode);
+        }
         _ => {
             return Err(OptionProblem::UnknownName(format!(
                 "unknown option {name:?} (expected one of {})",

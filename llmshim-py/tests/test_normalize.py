@@ -3,6 +3,7 @@ strict demotion."""
 
 import copy
 import dataclasses
+import json
 
 import pytest
 
@@ -122,7 +123,21 @@ def test_options_are_applied_and_checked():
         llmshim.normalize(schema, "chat", max_depth=-1)
     with pytest.raises(llmshim.OptionError, match="unknown target"):
         llmshim.normalize(schema, "gemini")
-    assert set(llmshim.OPTION_NAMES) >= {"nullable", "diagnostics", "max_depth"}
+    assert set(llmshim.OPTION_NAMES) >= {"nullable", "diagnostics", "max_depth", "recursion"}
+
+
+def test_the_recursion_option_chooses_the_mode():
+    tree = {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}}
+    out, report = llmshim.normalize(tree, "chat")
+    assert out == tree and not report.used_fallback
+    out, report = llmshim.normalize(tree, "chat", recursion="fallback")
+    assert out == FALLBACK and report.fallback_reason.kind == "ref_cycle"
+    out, report = llmshim.normalize(tree, "mcp", recursion="unroll:2")
+    assert not report.used_fallback and "$ref" not in json.dumps(out)
+    with pytest.raises(llmshim.OptionError, match="recursion"):
+        llmshim.normalize(tree, "chat", recursion="unroll:0")
+    with pytest.raises(llmshim.OptionError, match="recursion"):
+        llmshim.normalize(tree, "chat", recursion=3)
 
 
 def test_the_keyword_profile_decides_what_is_kept():

@@ -240,8 +240,9 @@ def normalize(schema: Any, target: str, *, strict: bool = False, **options: Any)
 
     ``options`` are ``nullable`` ("preserve", "marker" or "remove"), ``keywords`` ("current", the default, or
     "conservative": which constraint keywords are kept rather than lifted into descriptions), ``rewrite_one_of``,
-    ``strip_lookarounds``, ``bypass``, ``diagnostics`` and ``structured_output`` (bools) and ``max_depth``,
-    ``max_nodes`` and ``max_literal_bytes`` (ints); unset ones take the target's defaults.
+    ``strip_lookarounds``, ``bypass``, ``diagnostics`` and ``structured_output`` (bools), ``max_depth``,
+    ``max_nodes`` and ``max_literal_bytes`` (ints) and ``recursion`` ("fallback", "keep-refs",
+    "keep-refs:optional-only", "unroll" or "unroll:<N>"); unset ones take the target's defaults.
     """
     out, raw = _native.normalize(schema, target, strict, options)
     return out, Report._from(raw)
