@@ -884,7 +884,9 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
                 .keyword
                 .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
             let mark = cx.checkpoint();
-            if let Err(reason) = descend(cx, child.value, child.slot, Position::new(instance, false)) {
+            if let Err(reason) =
+                descend(cx, child.value, child.slot, Position::new(instance, false))
+            {
                 let part = match child.slot {
                     Slot::Member(_, name) => Part::Member(name.to_owned()),
                     Slot::Entry(_, index) => Part::Entry(index),
@@ -987,4 +989,3 @@ fn omit(
     }
     true
 }
-

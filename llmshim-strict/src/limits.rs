@@ -99,7 +99,8 @@ impl Measured {
     fn of(schema: &Value, limits: &OpenAiLimits) -> Self {
         let mut measured = Measured::default();
         // Each entry carries the level of its nearest object or array ancestor (0 above the root).
-        let mut stack: Vec<(&Value, usize)> = definitions(schema).map(|member| (member, 0usize)).collect();
+        let mut stack: Vec<(&Value, usize)> =
+            definitions(schema).map(|member| (member, 0usize)).collect();
         stack.reverse();
         stack.push((schema, 0usize));
         while let Some((value, above)) = stack.pop() {

@@ -37,6 +37,8 @@ pub enum Applies {
     Always,
     /// It applies when strict is requested and the target has a strict profile.
     WithStrict,
+    /// It applies when strict is not effective (the target has a strict profile whose attempt does otherwise).
+    WithoutStrict,
 }
 
 /// Whether a rule's code exists yet.

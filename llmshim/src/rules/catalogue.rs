@@ -3,7 +3,7 @@
 use llmshim_core::ChangeKind::{Added, Dropped, Lifted, Narrowed, Relaxed, Rewritten, Upgraded};
 use llmshim_core::Nullable;
 use llmshim_core::keep::{KeepSet, Keywords};
-use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, RuleSet};
+use llmshim_core::rules::{DefaultItems, EmptyProperties, Recursion, Root, RuleSet};
 
 use crate::rules::Status::{Implemented, Planned};
 use crate::rules::{Applies, Rule};
@@ -35,6 +35,27 @@ fn when(on: bool) -> Applies {
 /// `Always` when `on`, else under strict where the target has a strict profile.
 fn when_or_strict(on: bool, r: &RuleSet) -> Applies {
     if on { Applies::Always } else { strict(r) }
+}
+
+/// Where the rule set's recursion mode is one that `mode` accepts: always, only under strict, or only without it (a
+/// target without a strict profile has only its plain mode).
+fn recursion(r: &RuleSet, mode: fn(Recursion) -> bool) -> Applies {
+    let plain = mode(r.recursion.plain);
+    let strict = r.strict.is_some() && mode(r.recursion.strict);
+    match (plain, strict || (plain && r.strict.is_none())) {
+        (true, true) => Applies::Always,
+        (true, false) => Applies::WithoutStrict,
+        (false, true) => Applies::WithStrict,
+        (false, false) => Applies::Never,
+    }
+}
+
+fn keep_refs(r: &RuleSet) -> Applies {
+    recursion(r, Recursion::keeps_refs)
+}
+
+fn unroll(r: &RuleSet) -> Applies {
+    recursion(r, |m| matches!(m, Recursion::Unroll { .. }))
 }
 
 fn one_of(r: &RuleSet) -> Applies {
@@ -255,8 +276,8 @@ pub(crate) const RULES: &[Rule] = &[
         why: "A recursive schema cannot be inlined, and OpenAI, Anthropic and MCP accept local references.",
         facts: &[],
         file: "llmshim-resolve/src/pass/expand.rs",
-        applies: planned,
-        status: Planned(13),
+        applies: keep_refs,
+        status: Implemented,
     },
     Rule {
         id: "resolve.unroll-recursion",
@@ -266,8 +287,8 @@ pub(crate) const RULES: &[Rule] = &[
         why: "Targets without references can still take a bounded tree, which is better than no parameters at all.",
         facts: &["GJS-8"],
         file: "llmshim-resolve/src/pass/expand.rs",
-        applies: planned,
-        status: Planned(13),
+        applies: unroll,
+        status: Implemented,
     },
     Rule {
         id: "resolve.drop-definitions",

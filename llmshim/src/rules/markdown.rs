@@ -128,6 +128,7 @@ fn targets(rule: &Rule) -> String {
             Applies::Never => {}
             Applies::Always => found.push(row.name.to_owned()),
             Applies::WithStrict => found.push(format!("{} (strict)", row.name)),
+            Applies::WithoutStrict => found.push(format!("{} (without strict)", row.name)),
         }
     }
     if found.is_empty() {
