@@ -161,6 +161,7 @@ impl Recursion {
 #[error(
     "unknown recursion mode {0:?} (expected fallback, keep-refs, unroll or unroll:<N> with N >= 1)"
 )]
+#[non_exhaustive]
 pub struct UnknownRecursion(pub String);
 
 impl std::str::FromStr for Recursion {

@@ -27,9 +27,17 @@ use crate::{Cycles, Error, Options, guard};
 /// use serde_json::json;
 ///
 /// let mut tree = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}});
-/// dereference(&mut tree, &Resources::new(), &Options::default().with_cycles(Cycles::KeepRefs))?;
-/// assert_eq!(tree["properties"]["kids"]["items"]["properties"]["kids"]["items"], json!({"$ref": "#/$defs/schema"}));
-/// assert_eq!(tree["$defs"]["schema"]["properties"]["kids"]["items"], json!({"$ref": "#/$defs/schema"}));
+/// let keep = Options::default().with_cycles(Cycles::KeepRefs);
+/// dereference(&mut tree, &Resources::new(), &keep)?;
+/// // The root needs no definition: its sites are `#`.
+/// assert_eq!(tree["properties"]["kids"]["items"], json!({"$ref": "#"}));
+/// assert!(tree.get("$defs").is_none());
+///
+/// let mut list = json!({"type": "object", "properties": {"head": {"$ref": "#/$defs/Node"}},
+///     "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
+/// dereference(&mut list, &Resources::new(), &keep)?;
+/// assert_eq!(list["properties"]["head"], json!({"$ref": "#/$defs/Node"}));
+/// assert_eq!(list["$defs"]["Node"]["properties"]["next"], json!({"$ref": "#/$defs/Node"}));
 /// # Ok::<(), llmshim_resolve::Error>(())
 /// ```
 pub fn dereference(

@@ -286,7 +286,7 @@ impl<'a> Expand<'_, 'a> {
             current = next;
         }
         match chosen {
-            Some((absolute, target, around)) => self.keep(&absolute, target, around, cx).map(Some),
+            Some((absolute, target, around)) => self.keep(&absolute, target, &around, cx).map(Some),
             None => Ok(None),
         }
     }
@@ -299,24 +299,22 @@ impl<'a> Expand<'_, 'a> {
         around: &Around,
     ) -> Option<(String, Resource<'a>, Around)> {
         let map = target.value.as_object()?;
-        let (reference, inner, inner_over) = match map.get("$ref") {
-            Some(Value::String(reference)) => {
-                let inner: Map<String, Value> = map
-                    .iter()
-                    .filter(|(k, _)| merged_key(k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                (reference.as_str(), inner, true)
-            }
-            _ => {
-                let reference = single_entry_reference(map)?;
-                let inner: Map<String, Value> = map
-                    .iter()
-                    .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                (reference, inner, false)
-            }
+        let (reference, inner, inner_over) = if let Some(Value::String(reference)) = map.get("$ref")
+        {
+            let inner: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| merged_key(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (reference.as_str(), inner, true)
+        } else {
+            let reference = single_entry_reference(map)?;
+            let inner: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (reference, inner, false)
         };
         let absolute = uri::join(&target.base, reference).ok()?;
         let next = self.registry.resolve(&absolute, "").ok()?;
@@ -391,7 +389,7 @@ impl<'a> Expand<'_, 'a> {
         &self,
         absolute: &str,
         target: Resource<'_>,
-        around: Around,
+        around: &Around,
         cx: &mut NodeCtx<'_>,
     ) -> Result<String, FallbackReason> {
         self.kept.set(true);
@@ -420,7 +418,7 @@ impl<'a> Expand<'_, 'a> {
         // A definition is shared by every site: it is walked with no expansion around it, and a climb started
         // inside it may not leave it.
         let outer = self.stack.replace(Vec::new());
-        let walked = self.inline(&around, target, Some(at), cx);
+        let walked = self.inline(around, target, Some(&at), cx);
         *self.stack.borrow_mut() = outer;
         match walked {
             Ok(value) => {
@@ -475,7 +473,7 @@ impl<'a> Expand<'_, 'a> {
             json::set(&mut around.over, &k, v);
         }
         let absolute = absolute_of(&target);
-        let name = self.keep(&absolute, target, around, cx)?;
+        let name = self.keep(&absolute, target, &around, cx)?;
         *node = defs::kept_site(&name);
         Ok(Flow::Done)
     }
@@ -573,7 +571,7 @@ impl<'a> Expand<'_, 'a> {
         &self,
         around: &Around,
         target: Resource<'_>,
-        at: Option<String>,
+        at: Option<&str>,
         cx: &mut NodeCtx<'_>,
     ) -> Result<Value, FallbackReason> {
         let key = target.key();
@@ -611,14 +609,14 @@ impl<'a> Expand<'_, 'a> {
         walked: &mut Value,
         before: Option<&str>,
         (key, base): (Target, Arc<str>),
-        at: Option<String>,
+        at: Option<&str>,
         cx: &mut NodeCtx<'_>,
     ) -> Result<Value, FallbackReason> {
         // The target's root is merged with the keys around it below and walked again, so passes may leave to that
         // second walk what depends on the root's final keys (strict closing reads the final `properties`), and its
         // children that a winning key replaces are not walked at all.
-        let rewalk = |how: Rewalk| match &at {
-            Some(at) => how.with_pointer(at.clone()),
+        let rewalk = |how: Rewalk| match at {
+            Some(at) => how.with_pointer(at.to_owned()),
             None => how,
         };
         let replaced = around.over.keys().map(String::as_str);

@@ -206,7 +206,6 @@ fn attempt(
 
 /// One walk of `input` with the pass list of `target`, kept definitions finished; on failure, also how often the
 /// walk expanded a recursive target again.
-#[expect(clippy::too_many_arguments, reason = "one walk's whole configuration")]
 fn walk_once(
     options: &Options,
     target: &dyn TargetRules,

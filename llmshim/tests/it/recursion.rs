@@ -35,7 +35,7 @@ static OPTIONAL_ONLY_RULES: RuleSet = RuleSet::new().with_recursion(
 );
 
 impl TargetRules for OptionalOnly {
-    fn id(&self) -> &str {
+    fn id(&self) -> &'static str {
         "optional-only"
     }
 
