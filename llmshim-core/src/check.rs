@@ -156,6 +156,31 @@ pub fn first(schema: &Value, options: &Options<'_>) -> Option<FallbackReason> {
     checker.found.into_iter().next()
 }
 
+/// Whether the definition `name` of `defs` is only a reference to another definition, and following such references
+/// comes back to it: a schema that says nothing but "this schema" (its keys were all siblings of a `$ref` to itself).
+fn alias_loop(defs: Option<&Map<String, Value>>, name: &str) -> bool {
+    let Some(defs) = defs else {
+        return false;
+    };
+    let alias = |name: &str| -> Option<&str> {
+        let member = defs.get(name)?.as_object()?;
+        match member.get("$ref") {
+            Some(Value::String(r)) if member.len() == 1 => r.strip_prefix("#/$defs/"),
+            _ => None,
+        }
+    };
+    let mut at = name;
+    // A chain longer than the number of definitions has come round.
+    for _ in 0..defs.len() {
+        match alias(at) {
+            Some(next) if next == name => return true,
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    false
+}
+
 /// The keywords S12 requires to be strings.
 const STRING_KEYWORDS: [&str; 4] = ["title", "description", "format", "pattern"];
 
@@ -217,7 +242,14 @@ impl<'a> Checker<'a> {
             let mark = self.pointer.len();
             push_token(&mut self.pointer, "$defs");
             push_token(&mut self.pointer, name);
-            let flow = self.child(member, 1);
+            let flow = if alias_loop(defs, name) {
+                self.fail(
+                    FallbackKind::RefCycle,
+                    "the definition is only a reference that leads back to itself",
+                )
+            } else {
+                self.child(member, 1)
+            };
             self.pointer.truncate(mark);
             flow?;
         }

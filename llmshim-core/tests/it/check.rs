@@ -9,7 +9,7 @@ use llmshim_core::{
 use serde_json::{Value, json};
 
 use FallbackKind::{
-    BooleanSchema, BudgetDepth, InvalidSchema, StrictUnsupported, TargetUnsupported,
+    BooleanSchema, BudgetDepth, InvalidSchema, RefCycle, StrictUnsupported, TargetUnsupported,
 };
 
 /// The `(kind, pointer)` of every violation with the given rules, mode, policy and depth limit.
@@ -432,6 +432,9 @@ fn found_kept(schema: &Value, rules: &RuleSet) -> Vec<(FallbackKind, String)> {
     all.into_iter().map(|r| (r.kind, r.pointer)).collect()
 }
 
+/// A keep-list without `$defs`, for the kept-reference rows.
+static KEPT_KEEP: [&str; 3] = ["type", "properties", "items"];
+
 #[test]
 fn s10_kept_references_stand_alone_and_point_into_the_root_definitions() {
     let tree = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}, "self": {"$ref": "#"}},
@@ -463,14 +466,28 @@ fn s10_kept_references_stand_alone_and_point_into_the_root_definitions() {
         ])
     );
     // The definitions are checked once each, at their own pointer, and the keep-list ignores the root's `$defs`.
-    static KEEP: [&str; 3] = ["type", "properties", "items"];
-    let keep = RuleSet::new().with_keep(Some(&KEEP));
+    let keep = RuleSet::new().with_keep(Some(&KEPT_KEEP));
     let defs = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}},
         "$defs": {"T": {"type": "array", "items": {"$ref": "#/$defs/T"}, "minItems": 1}}});
     assert_eq!(
         found_kept(&defs, &keep),
         at(&[(TargetUnsupported, "/$defs/T")])
     );
+    // A definition that is only a reference leading back to itself says nothing: it fails, as does each member of
+    // such a loop, while a chain of references that ends in a schema passes.
+    let alias = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}},
+        "$defs": {"A": {"$ref": "#/$defs/A"}, "B": {"$ref": "#/$defs/C"}, "C": {"$ref": "#/$defs/B"}}});
+    assert_eq!(
+        found_kept(&alias, &RuleSet::new()),
+        at(&[
+            (RefCycle, "/$defs/A"),
+            (RefCycle, "/$defs/B"),
+            (RefCycle, "/$defs/C")
+        ])
+    );
+    let chain = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "array", "items": {"$ref": "#/$defs/A"}}}});
+    assert!(found_kept(&chain, &RuleSet::new()).is_empty());
 }
 
 #[test]

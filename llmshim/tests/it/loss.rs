@@ -22,7 +22,8 @@
 //! (`(recursive name: …)`) all leave no node at the path. A union branch removed while its position lives on in
 //! another branch (`(anyOf: [...])` beside the kept branch) is treated the same way: a keyword missing at the
 //! position is accounted for when a `(anyOf:`, `(oneOf:` or `(allOf:` fragment at that position names a subtree
-//! that holds it. What this invariant does not see: a keyword that one union branch lost while another branch at
+//! that holds it, or when a `(recursive anyOf:` or `(recursive oneOf:` fragment there says that the branches which
+//! recursed were cut below the unrolling depth. What this invariant does not see: a keyword that one union branch lost while another branch at
 //! the same position still holds it, and a position that vanished without being named.
 //!
 //! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
@@ -947,6 +948,15 @@ fn account(
     }
     // A union branch or container removed and named whole in a description at this position.
     if visit.branch_of.is_some() && named_in_fragment(key, descriptions, input) {
+        return Ok(Account::Named);
+    }
+    // A union branch that recursed, cut below the unrolling depth (`resolve.unroll-recursion`) and named by its
+    // combinator in a description at this position.
+    if visit.branch_of.is_some()
+        && descriptions
+            .iter()
+            .any(|d| d.contains("(recursive anyOf:") || d.contains("(recursive oneOf:"))
+    {
         return Ok(Account::Named);
     }
     if visit.shadow.iter().any(|s| s == key) {
