@@ -44,13 +44,14 @@ const SCHEMA_VALUES: [&str; 11] = [
 
 /// Rules whose changes always name a whole node, even where its pointer ends in a keyword that holds one schema
 /// (`/items` for the item schema, closed by `strict.close-object`).
-const NODE_RULES: [&str; 6] = [
+const NODE_RULES: [&str; 7] = [
     "strict.close-object",
     "strict.nullable-optional",
     "strict.demoted",
     "openai.strict-limits",
     "anthropic.request-budget",
     "output.wrap",
+    "resolve.unroll-recursion",
 ];
 
 /// The longest value or description a sentence quotes, in bytes; longer ones are cut with `…`.
@@ -285,6 +286,16 @@ fn keyword_sentence(
         "google.const-to-enum" => {
             return format!("turned {k} into a one-value `enum`");
         }
+        "resolve.keep-recursive-ref" => {
+            return match now.and_then(Value::as_str) {
+                Some("#") => "kept the recursive reference to the whole schema as `#`".to_owned(),
+                Some(reference) => format!(
+                    "kept the recursive reference as {}, a definition in the root's `$defs`",
+                    quote(&Value::String(reference.to_owned()))
+                ),
+                None => "kept the recursive reference into the root's `$defs`".to_owned(),
+            };
+        }
         _ => {}
     }
     match change.kind {
@@ -357,6 +368,11 @@ fn node_sentence(change: &Change, now: Option<&Value>) -> String {
         }
         ("output.wrap", _) => {
             "wrapped the schema as the `response` property of an object".to_owned()
+        }
+        ("resolve.unroll-recursion", _) => {
+            "cut the recursion here after a fixed number of expansions; the enclosing node's description says what \
+             was omitted"
+                .to_owned()
         }
         (_, ChangeKind::Dropped) => "removed this node".to_owned(),
         (_, ChangeKind::Lifted) => "moved this node into the description".to_owned(),
