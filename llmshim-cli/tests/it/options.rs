@@ -1,7 +1,7 @@
 //! Library-level tests of the option builder: command-line flags and batch members over the target defaults.
 
 use clap::Parser;
-use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Target};
+use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Recursion, Target};
 use llmshim_cli::args::{Cli, Command, OptionArgs};
 use llmshim_cli::options::{
     OPTION_NAMES, apply_member, parse_keywords, parse_nullable, parse_target,
@@ -99,6 +99,7 @@ fn every_batch_member_name_is_accepted() {
         json!(true),
         json!(true),
         json!("conservative"),
+        json!("unroll:2"),
     ];
     assert_eq!(values.len(), OPTION_NAMES.len());
     let mut options = Options::for_target(Target::Anthropic);
@@ -119,7 +120,8 @@ fn every_batch_member_name_is_accepted() {
         )
         .with_diagnostics(true)
         .with_structured_output(true)
-        .with_keywords(Keywords::Conservative);
+        .with_keywords(Keywords::Conservative)
+        .with_recursion(Recursion::unroll(2));
     assert_eq!(options, expected);
 }
 

@@ -466,7 +466,7 @@ fn s10_kept_references_stand_alone_and_point_into_the_root_definitions() {
         ])
     );
     // The definitions are checked once each, at their own pointer, and the keep-list ignores the root's `$defs`.
-    let keep = RuleSet::new().with_keep(Some(&KEPT_KEEP));
+    let keep = RuleSet::new().with_keep(Some(KeepSets::same(KeepSet::names(&KEPT_KEEP))));
     let defs = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}},
         "$defs": {"T": {"type": "array", "items": {"$ref": "#/$defs/T"}, "minItems": 1}}});
     assert_eq!(
