@@ -211,15 +211,16 @@ fn strict_corpus_is_strict_or_demoted_only_where_listed() {
         );
         // The README publishes these counts.
         let published = match target {
-            Target::Anthropic => 119,
-            _ => 245,
+            Target::Anthropic => 126,
+            _ => 254,
         };
-        assert_eq!(
-            wider,
-            published,
-            "{}: strict outputs holding a keyword beyond the conservative keep-list",
-            target.name()
-        );
+        if wider != published {
+            problems.push(format!(
+                "{}: {wider} strict outputs hold a keyword beyond the conservative keep-list, the README says \
+                 {published}",
+                target.name()
+            ));
+        }
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED);
     let expected = Expected::load(&path).unwrap_or_else(|err| panic!("{err}"));
