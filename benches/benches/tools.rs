@@ -83,6 +83,21 @@ fn corpus(c: &mut Criterion) {
     };
     let requests: Vec<Value> = corpus.into_iter().map(|(_, r)| r).collect();
     write_counts(&requests);
+    // The floor of any normalization that builds a new tree: one `Value::clone` of every tool schema of the corpus.
+    // Like the corpus rows, whose results are dropped after the timed region, the clones are dropped outside it.
+    let schemas: Vec<Value> = requests.iter().flat_map(workload::input_schemas).collect();
+    let mut baseline = c.benchmark_group("baseline");
+    baseline.bench_function("clone_schemas", |b| {
+        b.iter_batched(
+            || Vec::with_capacity(schemas.len()),
+            |mut out: Vec<Value>| {
+                out.extend(schemas.iter().map(|s| black_box(s).clone()));
+                out
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    baseline.finish();
     let mut group = c.benchmark_group("corpus");
     for target in Target::BUILTIN {
         for (mode, strict) in [("plain", false), ("strict", true)] {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::instructions::{self, Count};
 use crate::{host, metadata};
 
 /// The README markers between which the results are written.
@@ -104,11 +105,13 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
         .into_iter()
         .map(|row| row.name)
         .collect();
+    let instruction_counts = instructions::count(root, &targets);
     let section = render(
         &measured,
         &targets,
         counts.as_ref(),
         validate_counts.as_ref(),
+        instruction_counts.as_deref(),
         &machine(root),
     );
     let readme_path = root.join("README.md");
@@ -194,6 +197,7 @@ fn render(
     targets: &[String],
     counts: Option<&Value>,
     validate_counts: Option<&Value>,
+    instruction_counts: Option<&[Count]>,
     machine: &str,
 ) -> String {
     let mut s = String::new();
@@ -238,16 +242,20 @@ fn render(
         );
     }
     let _ = writeln!(s);
+    let clone = mean(measured, "baseline/clone_schemas");
     let _ = writeln!(
         s,
-        "Real MCP corpus (every `tools` entry of `mcp-tools/*.json`, one request per file): mean ms per pass."
+        "Real MCP corpus (every `tools` entry of `mcp-tools/*.json`, one request per file): mean ms per pass, and \
+         each as a ratio to `baseline/clone_schemas`, one `Value::clone` of every tool schema of the corpus ({} ms \
+         in this run; the floor of any normalization that builds a new tree).",
+        fmt_ms(clone)
     );
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "| target | mode | uncached | cached | uncached / cached | tools | fell back | demoted | changed |"
+        "| target | mode | uncached | cached | uncached / clone | cached / clone | uncached / cached | tools | fell back | demoted | changed |"
     );
-    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for target in targets {
         for mode in ["plain", "strict"] {
             let unc = mean(measured, &format!("corpus/{target}/{mode}/uncached"));
@@ -263,9 +271,11 @@ fn render(
             };
             let _ = writeln!(
                 s,
-                "| {target} | {mode} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {target} | {mode} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 fmt_ms(unc),
                 fmt_ms(cac),
+                ratio(unc, clone),
+                ratio(cac, clone),
                 ratio(unc, cac),
                 count("tools"),
                 count("fallbacks"),
@@ -273,6 +283,9 @@ fn render(
                 count("changed")
             );
         }
+    }
+    if let Some(counts) = instruction_counts {
+        instructions::render(&mut s, counts, targets);
     }
     render_validation(&mut s, measured, validate_counts);
     render_stages(&mut s, measured);
@@ -502,7 +515,7 @@ mod tests {
         // The other benches' ids, the baselines themselves and malformed ids are not stage rows.
         for other in [
             "tools/normalize_native_tools/anthropic/cached/5",
-            "corpus/chat/plain/cached",
+            "corpus/acme/plain/cached",
             "validate/compile/schemastore/llmshim",
             "baseline/serde_roundtrip/pipeline/github-mcp-server",
             "baseline/serde_roundtrip/5",
@@ -544,7 +557,14 @@ mod tests {
     #[test]
     fn the_stage_table_follows_the_existing_tables_inside_the_markers() {
         let measured = [measured("cache/fingerprint/mcp-tools", 1_000.0)];
-        let section = render(&measured, &["t".to_owned()], None, None, "Machine: test.");
+        let section = render(
+            &measured,
+            &["t".to_owned()],
+            None,
+            None,
+            None,
+            "Machine: test.",
+        );
         let validation = section
             .find("Local validation")
             .expect("the validation table");
@@ -561,6 +581,32 @@ mod tests {
         let spliced = splice(&readme, &section).expect("markers present");
         assert!(spliced.contains("| cache | fingerprint | `mcp-tools` | 1.0 | — | — |"));
         assert!(spliced.ends_with(&format!("{END}\n\nAfter.\n")));
+    }
+
+    #[test]
+    fn corpus_rows_are_divided_by_the_same_run_schema_clone() {
+        let measured = [
+            measured("corpus/acme/plain/uncached", 6_000_000.0),
+            measured("corpus/acme/plain/cached", 1_000_000.0),
+            measured("baseline/clone_schemas", 2_000_000.0),
+        ];
+        let section = render(
+            &measured,
+            &["acme".to_owned()],
+            None,
+            None,
+            None,
+            "Machine: test.",
+        );
+        assert!(section.contains("(2.00 ms in this run;"), "{section}");
+        assert!(
+            section.contains("| acme | plain | 6.00 | 1.00 | 3.00 | 0.50 | 6.00 | — | — | — | — |"),
+            "{section}"
+        );
+        assert!(
+            section.contains("| acme | strict | — | — | — | — | — |"),
+            "{section}"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod ci;
 mod citations;
 mod fuzz;
 mod host;
+mod instructions;
 mod layers;
 mod metadata;
 mod props;
@@ -33,7 +34,8 @@ usage: cargo xtask <verb>
 verbs:
   batch    time the release `llmshim batch` over the MCP corpus for every target (--runs N, 5 by
            default) and write the batch section of RELIABILITY.md with its README quote
-  bench    run the criterion benches and write the README's results table
+  bench    run the criterion benches and write the README's results table (with instruction
+           counts of the corpus rows under callgrind when valgrind is installed)
            (criterion arguments such as --save-baseline NAME or --baseline NAME follow)
   bless    run the tests with UPDATE_EXPECT=1, rewriting the blessable cases in */tests/cases/
            (never the hand-written tests/golden/), then list the case files that changed

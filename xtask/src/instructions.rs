@@ -1,0 +1,182 @@
+//! Instruction counts of the corpus bench rows under callgrind, for `cargo xtask bench`: where a wall-clock ratio
+//! drowns in the noise of a shared machine, the count of executed instructions does not.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::metadata;
+
+/// The instructions of one pass of a row: `clone`, or `<target>/<mode>/<cached|uncached>`.
+pub(crate) struct Count {
+    pub(crate) row: String,
+    pub(crate) instructions: u64,
+}
+
+/// Counts one pass of `baseline/clone_schemas` and of every corpus row of `targets` with callgrind, running the
+/// `instructions` example of `llmshim-benches`. `None` (and a line on stderr) when valgrind is not installed or
+/// the example cannot be built; a row whose run fails is left out.
+pub(crate) fn count(root: &Path, targets: &[String]) -> Option<Vec<Count>> {
+    let valgrind = Command::new("valgrind").arg("--version").output();
+    if !valgrind.is_ok_and(|o| o.status.success()) {
+        eprintln!("bench: valgrind is not installed, so the README gets no instruction counts");
+        return None;
+    }
+    let built = metadata::cargo()
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "llmshim-benches",
+            "--example",
+            "instructions",
+        ])
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        eprintln!(
+            "bench: the instructions example did not build, so the README gets no instruction counts"
+        );
+        return None;
+    }
+    let exe = root.join("target/release/examples/instructions");
+    let out_dir = root.join("target/criterion/callgrind");
+    let _ = fs::create_dir_all(&out_dir);
+    let mut rows: Vec<Vec<String>> = vec![vec!["clone".to_owned()]];
+    for target in targets {
+        for mode in ["plain", "strict"] {
+            for cache in ["uncached", "cached"] {
+                rows.push(vec![target.clone(), mode.to_owned(), cache.to_owned()]);
+            }
+        }
+    }
+    let mut counts = Vec::new();
+    for args in rows {
+        let row = args.join("/");
+        let file = out_dir.join(format!("{}.out", args.join("-")));
+        let status = Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg("--toggle-collect=*measured_pass*")
+            .arg(format!("--callgrind-out-file={}", file.display()))
+            .arg(&exe)
+            .args(&args)
+            .output();
+        let total = status
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|_| fs::read_to_string(&file).ok())
+            .and_then(|text| total(&text));
+        match total {
+            Some(instructions) => {
+                eprintln!("bench: {row}: {instructions} instructions");
+                counts.push(Count { row, instructions });
+            }
+            None => eprintln!("bench: callgrind gave no count for {row}"),
+        }
+    }
+    Some(counts)
+}
+
+/// The total instruction count of a callgrind output file (its `totals:` or `summary:` line).
+fn total(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("totals:")
+                .or_else(|| l.strip_prefix("summary:"))
+        })
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
+/// `n` as a float for a ratio: instruction counts stay far below 2^52, so nothing is lost.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "instruction counts stay far below 2^52"
+)]
+fn float(n: u64) -> f64 {
+    n as f64
+}
+
+/// The instruction table in Markdown: millions of instructions per pass for each corpus row, uncached and cached,
+/// and each as a ratio to the clone of every schema.
+pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
+    let find = |row: &str| counts.iter().find(|c| c.row == row).map(|c| c.instructions);
+    let clone = find("clone");
+    let millions = |n: Option<u64>| {
+        n.map_or_else(
+            || "—".to_owned(),
+            |n| format!("{:.1}", float(n) / 1_000_000.0),
+        )
+    };
+    let ratio = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0 => format!("{:.2}", float(a) / float(b)),
+        _ => "—".to_owned(),
+    };
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "The same corpus rows in instructions (callgrind, one pass each of `benches/examples/instructions.rs`, \
+         millions of instructions; the clone of every schema takes {} million), which the other processes on the \
+         machine do not change:",
+        millions(clone)
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| target | mode | uncached | cached | uncached / clone | cached / clone |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|");
+    for target in targets {
+        for mode in ["plain", "strict"] {
+            let unc = find(&format!("{target}/{mode}/uncached"));
+            let cac = find(&format!("{target}/{mode}/cached"));
+            let _ = writeln!(
+                s,
+                "| {target} | {mode} | {} | {} | {} | {} |",
+                millions(unc),
+                millions(cac),
+                ratio(unc, clone),
+                ratio(cac, clone)
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Count, render, total};
+
+    #[test]
+    fn the_total_is_read_from_the_callgrind_file() {
+        let text = "events: Ir\nsummary: 12345\n\nfn=main\n1 2\ntotals: 12345\n";
+        assert_eq!(total(text), Some(12_345));
+        assert_eq!(total("events: Ir\nfn=x\n"), None);
+    }
+
+    #[test]
+    fn rows_are_millions_and_ratios_to_the_clone() {
+        let counts = [
+            Count {
+                row: "clone".to_owned(),
+                instructions: 2_000_000,
+            },
+            Count {
+                row: "acme/plain/uncached".to_owned(),
+                instructions: 7_000_000,
+            },
+            Count {
+                row: "acme/plain/cached".to_owned(),
+                instructions: 1_000_000,
+            },
+        ];
+        let mut s = String::new();
+        render(&mut s, &counts, &["acme".to_owned()]);
+        assert!(s.contains("takes 2.0 million"), "{s}");
+        assert!(
+            s.contains("| acme | plain | 7.0 | 1.0 | 3.50 | 0.50 |"),
+            "{s}"
+        );
+        assert!(s.contains("| acme | strict | — | — | — | — |"), "{s}");
+    }
+}
