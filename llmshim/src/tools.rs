@@ -16,7 +16,6 @@ mod envelope;
 mod normalize;
 mod report;
 
-use llmshim_core::Normalization;
 use serde_json::Value;
 
 pub use report::{ToolReport, ToolsReport};
@@ -69,26 +68,20 @@ impl Normalizer {
         let envelope = &rules.envelope;
         let bypassed = options.bypass || flags.no_schema_normalization;
         let mut changed = false;
-        let mut pre: Vec<(usize, Normalization)> = Vec::new();
+        let mut from_mcp: Vec<usize> = Vec::new();
         if !classify::reads_mcp_tools(envelope) {
-            // Raw MCP tools are converted first with MCP options; the caller's bypass, budgets and diagnostics
-            // apply to that pass too.
-            let mcp = Options::for_target(Target::Mcp)
-                .with_bypass(options.bypass)
-                .with_budget(options.budget)
-                .with_diagnostics(options.diagnostics);
-            pre = self.convert_mcp_tools(&mcp, envelope.tools_mut(request), &mut changed);
+            // Raw MCP tools become chat tools by structure only: their schema is normalized once, for the target,
+            // which also requires it to describe an object, as MCP ingestion would.
+            from_mcp = normalize::convert_mcp_tools(envelope.tools_mut(request));
+            changed |= !from_mcp.is_empty();
         }
         let prefix = envelope.body_pointer(request);
         let mut report = ToolsReport::default();
         if let Some(tools) = envelope.tools_mut(request) {
             let run = normalize::Run { options, bypassed };
-            let mut pending = self.normalize_tools(run, envelope, tools, &pre);
+            let mut pending = self.normalize_tools(run, envelope, tools);
             for p in &mut pending {
-                if let Some((_, first)) = pre.iter().find(|(i, _)| *i == p.index) {
-                    p.from_mcp = true;
-                    normalize::merge_pre(&mut p.report, first);
-                }
+                p.from_mcp = from_mcp.contains(&p.index);
             }
             if let Some(budget) = rules.strict.and_then(|s| s.anthropic_budget) {
                 self.apply_request_budget(
@@ -116,7 +109,7 @@ impl Normalizer {
     /// [`prepare_request`] with this normalizer's environment and memo.
     pub fn prepare_request(&self, request: &mut Value) -> ToolsReport {
         let mut changed = false;
-        let pre = self.convert_mcp_tools(
+        let pre = self.normalize_mcp_tools(
             &Options::for_target(Target::Mcp),
             request.get_mut("tools").and_then(Value::as_array_mut),
             &mut changed,

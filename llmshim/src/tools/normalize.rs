@@ -23,7 +23,7 @@ pub(crate) struct Run<'a> {
 pub(crate) struct Pending {
     /// The shape the tool had in the input (a declaration's shape for a declaration).
     pub(crate) shape: ToolShape,
-    /// The tool was a raw MCP tool, converted to a chat tool before translation.
+    /// The tool was a raw MCP tool, converted to a chat tool (by structure alone) before translation.
     pub(crate) from_mcp: bool,
     /// The tool's index in `tools`.
     pub(crate) index: usize,
@@ -79,25 +79,23 @@ pub(crate) fn not_object() -> Normalization {
     )
 }
 
-/// Carries a raw MCP tool's first-pass fallback into its final report.
-pub(crate) fn merge_pre(report: &mut Normalization, first: &Normalization) {
-    report.changed |= first.changed;
-    if !first.changes.is_empty() {
-        let later = std::mem::take(&mut report.changes);
-        report.changes = first.changes.iter().cloned().chain(later).collect();
-    }
-    if first.used_fallback {
-        report.used_fallback = true;
-        if report.fallback_reason.is_none() {
-            report.fallback_reason.clone_from(&first.fallback_reason);
+/// Converts every raw MCP tool of `tools` into a canonical chat tool by structure alone, its schema as it is;
+/// returns the converted tools' indices.
+pub(crate) fn convert_mcp_tools(tools: Option<&mut Vec<Value>>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (index, tool) in tools.into_iter().flatten().enumerate() {
+        if llmshim_mcp::is_mcp_tool(tool) {
+            *tool = llmshim_mcp::into_chat_tool(std::mem::take(tool));
+            out.push(index);
         }
     }
+    out
 }
 
 impl Normalizer {
-    /// Raw MCP tools become canonical chat tools after the MCP tool normalization; returns each converted tool's
-    /// report.
-    pub(crate) fn convert_mcp_tools(
+    /// Raw MCP tools become canonical chat tools after the MCP tool normalization (what `prepare_request` does);
+    /// returns each converted tool's report.
+    pub(crate) fn normalize_mcp_tools(
         &self,
         options: &Options,
         tools: Option<&mut Vec<Value>>,
@@ -126,7 +124,6 @@ impl Normalizer {
         run: Run<'_>,
         envelope: &Envelope,
         tools: &mut [Value],
-        pre: &[(usize, Normalization)],
     ) -> Vec<Pending> {
         let mut pending = Vec::new();
         for (index, tool) in tools.iter_mut().enumerate() {
@@ -149,9 +146,6 @@ impl Normalizer {
                     }
                 }
                 Kind::Function(shape) => {
-                    // A raw MCP tool whose schema already fell back in the MCP pass is sent non-strict, like any
-                    // other tool that fell back: the model could only call it with an empty object.
-                    let fell_back = pre.iter().any(|(i, r)| *i == index && r.used_fallback);
                     // A tool in the shape of an envelope that never carries `strict` has no strictness of its
                     // own to read (an MCP tool's `strict` is not a field of MCP).
                     let own = if envelope.strict == StrictKey::Never
@@ -162,7 +156,7 @@ impl Normalizer {
                         shape.strict(tool)
                     };
                     let requested = own.unwrap_or(run.options.strict);
-                    let mut p = self.normalize_moved(run, shape, tool, requested && !fell_back);
+                    let mut p = self.normalize_moved(run, shape, tool, requested);
                     p.requested = requested;
                     p.index = index;
                     pending.push(p);
