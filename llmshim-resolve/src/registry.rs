@@ -183,12 +183,31 @@ impl<'a> Registry<'a> {
             pointer: String::new(),
         };
         self.register_resource(base.to_owned(), root, "")?;
+        // The base URI of every node is recorded only when the document changes it somewhere: without an `$id`
+        // every node's base is the document's, which is also the resource URI any lookup into it resolves with,
+        // so the map would only repeat it. The first scan finds out; a document with an identifier is scanned
+        // again, recording (registering the same resources and anchors again is a no-op).
         let mut scan = Scan {
             registry: self,
             doc: index,
             draft,
             meter: Meter::new(*budget),
             pointer: String::new(),
+            record_bases: false,
+            saw_id: false,
+        };
+        scan.visit(doc, base.into(), 0)?;
+        if !scan.saw_id {
+            return Ok(());
+        }
+        let mut scan = Scan {
+            registry: self,
+            doc: index,
+            draft,
+            meter: Meter::new(*budget),
+            pointer: String::new(),
+            record_bases: true,
+            saw_id: false,
         };
         scan.visit(doc, base.into(), 0)
     }
@@ -351,6 +370,10 @@ struct Scan<'r, 'a> {
     draft: Draft,
     meter: Meter,
     pointer: String,
+    /// Whether every node's base URI goes into the registry's `bases`.
+    record_bases: bool,
+    /// Whether some node has an identifier that sets a base URI.
+    saw_id: bool,
 }
 
 impl Scan<'_, '_> {
@@ -380,6 +403,7 @@ impl Scan<'_, '_> {
             None
         };
         if let Some(id) = id {
+            self.saw_id = true;
             let joined = uri::join(&base, id).map_err(|m| {
                 FallbackReason::new(FallbackKind::InvalidUri, self.pointer.clone(), m)
             })?;
@@ -412,7 +436,9 @@ impl Scan<'_, '_> {
                 register(&mut self.registry.anchors, anchor, loc, &self.pointer)?;
             }
         }
-        self.registry.bases.insert(self.here(), base.clone());
+        if self.record_bases {
+            self.registry.bases.insert(self.here(), base.clone());
+        }
         // Every position of the original document, definitions and snake-case combinators included, since the
         // walk renames and removes them only later; a single child that is not an object holds no resource.
         let below = children(map)
