@@ -168,6 +168,11 @@ impl Normalizer {
 
     /// [`Normalizer::normalize_one`] for a tool whose schema assembly puts back or moves into a rebuilt tool: the
     /// schema is moved out of the tool instead of copied (a schema too deep to walk stays where it is).
+    ///
+    /// The depth is measured here only where nothing after it would: under bypass (the schema is not normalized,
+    /// but still falls back) and where the Anthropic request budget keeps a copy. Otherwise the normalization
+    /// measures it first itself (the memo's fingerprint stops at its own depth limit) and falls back with the same
+    /// reason, so a walk over every node is spared.
     fn normalize_moved(
         &self,
         run: Run<'_>,
@@ -175,9 +180,10 @@ impl Normalizer {
         tool: &mut Value,
         requested: bool,
     ) -> Pending {
+        let measure = run.bypassed || budgeted(run.options, requested);
         let movable = shape
             .schema_mut(tool)
-            .is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_some());
+            .is_some_and(|s| !measure || json::depth_within(s, HARD_MAX_DEPTH).is_some());
         if !movable {
             return self.normalize_one(run, shape, tool, requested);
         }
@@ -233,14 +239,11 @@ impl Normalizer {
         let options = run.options;
         let mut report = Normalization::default();
         let has_schema = schema.is_some();
-        let budgeted = requested
-            && options
-                .target
-                .rules()
-                .rules()
-                .strict
-                .is_some_and(|s| s.anthropic_budget.is_some());
-        let original = if budgeted { schema.clone() } else { None };
+        let original = if budgeted(options, requested) {
+            schema.clone()
+        } else {
+            None
+        };
         if let Some(s) = schema.as_mut() {
             report = self.normalize_with(&options.clone().with_strict(requested), s);
             if !run.bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
@@ -263,4 +266,15 @@ impl Normalizer {
             report,
         }
     }
+}
+
+/// Whether the Anthropic request budget may normalize a tool again, so its schema is kept before normalization.
+fn budgeted(options: &Options, requested: bool) -> bool {
+    requested
+        && options
+            .target
+            .rules()
+            .rules()
+            .strict
+            .is_some_and(|s| s.anthropic_budget.is_some())
 }
