@@ -888,6 +888,99 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
     (violations, tally)
 }
 
+/// How the occurrences of some keywords in an input fared in one output, by the loss invariant's accounting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Fate {
+    /// Still present at their position.
+    pub(crate) kept: usize,
+    /// Named in a description at their position: lifted with the `(keyword:` marker, inside a removed union branch
+    /// named whole, or written as an equivalent keyword.
+    pub(crate) described: usize,
+    /// Removed by a listed rule where they constrain nothing (a bound on a node of another type, a `$ref` sibling
+    /// shadowing them, a branch that admits nothing, a boolean exclusive bound upgraded).
+    pub(crate) dropped: usize,
+    /// At a position that does not survive because a rule removed it and named it whole in a description.
+    pub(crate) removed_part: usize,
+    /// Neither kept nor named: a violation of the loss invariant.
+    pub(crate) lost: usize,
+}
+
+impl Fate {
+    pub(crate) fn add(&mut self, other: Fate) {
+        self.kept += other.kept;
+        self.described += other.described;
+        self.dropped += other.dropped;
+        self.removed_part += other.removed_part;
+        self.lost += other.lost;
+    }
+
+    pub(crate) fn total(self) -> usize {
+        self.kept + self.described + self.dropped + self.removed_part + self.lost
+    }
+}
+
+/// How many occurrences of `keys` the input holds, counted at each position as the invariant reads the input (a
+/// definition referenced twice counts twice).
+pub(crate) fn occurrences(input: &Value, keys: &[&str]) -> usize {
+    enumerate(input)
+        .visits
+        .iter()
+        .map(|visit| {
+            visit
+                .keys()
+                .iter()
+                .filter(|k| keys.contains(&k.as_str()))
+                .count()
+        })
+        .sum()
+}
+
+/// The fate of every occurrence of `keys` in `input` in `output` (an output that is not the fallback).
+pub(crate) fn fate(input: &Value, output: &Value, mode: Mode, keys: &[&str]) -> Fate {
+    let enumerated = enumerate(input);
+    let mut fate = Fate::default();
+    let mut index = OutputIndex::new(output);
+    for visit in &enumerated.visits {
+        let present: Vec<String> = visit
+            .keys()
+            .into_iter()
+            .filter(|k| keys.contains(&k.as_str()))
+            .collect();
+        if present.is_empty() {
+            continue;
+        }
+        let nodes = index.at(&visit.path);
+        if nodes.is_empty() {
+            fate.removed_part += present.len();
+            continue;
+        }
+        let descriptions: Vec<&str> = nodes
+            .iter()
+            .filter_map(|n| n.get("description").and_then(Value::as_str))
+            .collect();
+        for key in present {
+            let Some(value) = visit.get(&key) else {
+                continue;
+            };
+            match account(
+                enumerated.root,
+                visit,
+                &key,
+                value,
+                &nodes,
+                &descriptions,
+                mode,
+            ) {
+                Ok(Account::Kept) => fate.kept += 1,
+                Ok(Account::Lifted | Account::Named | Account::Equivalent) => fate.described += 1,
+                Ok(Account::Dropped(_)) => fate.dropped += 1,
+                Err(_) => fate.lost += 1,
+            }
+        }
+    }
+    fate
+}
+
 fn path_text(path: &[Step]) -> String {
     if path.is_empty() {
         return "the root".to_owned();

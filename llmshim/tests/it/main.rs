@@ -10,6 +10,7 @@ mod corpus;
 mod deep;
 mod golden;
 mod invariants;
+mod keyword_counts;
 mod loss;
 mod memo;
 mod oracle;
