@@ -289,6 +289,27 @@ pub enum Outcome<'a> {
     Bypassed,
 }
 
+impl Outcome<'_> {
+    /// The lowercase name used in serialized reports: `unchanged`, `rewritten`, `demoted`, `fallback` or
+    /// `bypassed` (the words of the command line's `check` table).
+    ///
+    /// ```
+    /// use llmshim_core::report::Normalization;
+    ///
+    /// assert_eq!(Normalization::produced(true).outcome().as_str(), "rewritten");
+    /// assert_eq!(Normalization::bypassed().outcome().as_str(), "bypassed");
+    /// ```
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Outcome::Unchanged => "unchanged",
+            Outcome::Rewritten => "rewritten",
+            Outcome::Demoted(_) => "demoted",
+            Outcome::FellBack(_) => "fallback",
+            Outcome::Bypassed => "bypassed",
+        }
+    }
+}
+
 impl Normalization {
     /// A report for a bypassed normalization.
     pub fn bypassed() -> Self {

@@ -4,10 +4,14 @@ use llmshim::schema::Normalization;
 use llmshim::tools::ToolsReport;
 use serde_json::{Map, Value};
 
-/// A report with every field: the four flags, `fallback_reason` (`null` when there is none) and `changes` (empty
-/// unless diagnostics were on).
+/// A report with every field: the outcome's name, the four flags, `fallback_reason` (`null` when there is none)
+/// and `changes` (empty unless diagnostics were on).
 pub(crate) fn normalization(report: &Normalization) -> Value {
     let mut map = Map::new();
+    map.insert(
+        "outcome".to_owned(),
+        Value::String(report.outcome().as_str().to_owned()),
+    );
     map.insert("changed".to_owned(), Value::Bool(report.changed));
     map.insert(
         "used_fallback".to_owned(),

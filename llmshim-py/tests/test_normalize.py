@@ -63,6 +63,7 @@ def test_report_fields_and_types():
     out, report = llmshim.normalize(schema, "google", diagnostics=True)
     assert isinstance(report, Report)
     assert [f.name for f in dataclasses.fields(Report)] == [
+        "outcome",
         "changed",
         "used_fallback",
         "strict",
@@ -71,6 +72,7 @@ def test_report_fields_and_types():
         "changes",
     ]
     assert (report.changed, report.used_fallback, report.strict, report.bypassed) == (True, False, False, False)
+    assert report.outcome == "rewritten"
     assert report.fallback_reason is None and not report.demoted
     assert all(isinstance(c, Change) for c in report.changes)
     assert Change("/properties/email/format", "google.format-lift", "lifted") in report.changes
@@ -192,3 +194,26 @@ def test_key_order_numbers_and_unicode_survive():
     assert list(out["properties"]) == ["z", "é"]
     assert out["properties"]["z"]["maximum"] == 18446744073709551615
     assert isinstance(out["properties"]["é"]["minimum"], float)
+
+
+def test_the_outcome_reads_the_flags_together():
+    plain = {"type": "object", "properties": {"a": {"type": "string"}}}
+    cases = [
+        (llmshim.normalize(plain, "chat"), "unchanged"),
+        (llmshim.normalize({"type": "object", "properties": {"a": {"type": ["string", "null"]}}}, "google"), "rewritten"),
+        (llmshim.normalize({"type": "object", "properties": {"p": {}}, "required": ["p"]}, "chat", strict=True), "demoted"),
+        (llmshim.normalize({"$ref": "#/missing"}, "chat"), "fallback"),
+        (llmshim.normalize(plain, "chat", bypass=True), "bypassed"),
+    ]
+    assert [outcome for _, outcome in cases] == list(llmshim.OUTCOMES)
+    for (_, report), outcome in cases:
+        assert report.outcome == outcome
+        assert report.demoted == (outcome == "demoted")
+        assert report.used_fallback == (outcome == "fallback")
+        assert report.bypassed == (outcome == "bypassed")
+    # Every report the package returns carries it: tools (per tool and summary), output, check, degrade.
+    _, tools = llmshim.normalize_tools({"tools": [{"name": "t", "inputSchema": {"$ref": "#/x"}}]}, "anthropic")
+    assert tools.summary.outcome == "fallback" and tools.tools[0].report.outcome == "fallback"
+    _, output = llmshim.prepare_output({"type": "string"}, "chat")
+    assert output.outcome == "rewritten"
+    assert {r.outcome for r in llmshim.check(plain).values()} <= set(llmshim.OUTCOMES)

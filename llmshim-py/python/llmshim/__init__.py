@@ -37,6 +37,7 @@ __all__ = [
     "Validation",
     "Rejection",
     "DegradeReport",
+    "OUTCOMES",
     "STEPS",
     "MAX_KEYWORD_STEPS",
     "normalize",
@@ -55,6 +56,9 @@ TARGETS: tuple[str, ...] = ("chat", "responses", "anthropic", "google", "cca", "
 
 #: The most JSON values one argument may hold once converted (an ``InputError`` beyond).
 MAX_VALUES: int = _native.MAX_VALUES
+
+#: The values of ``Report.outcome``.
+OUTCOMES: tuple[str, ...] = ("unchanged", "rewritten", "demoted", "fallback", "bypassed")
 
 #: The steps ``degrade`` takes, lightest first.
 STEPS: tuple[str, ...] = ("keyword", "strict", "node", "fallback")
@@ -115,8 +119,11 @@ class Change:
 
 @dataclass(frozen=True)
 class Report:
-    """What normalization did: the fields of the Rust ``Normalization``."""
+    """What normalization did: the fields of the Rust ``Normalization``, and ``outcome``, the one word that reads
+    them together (``Normalization::outcome``): ``"bypassed"``, else ``"fallback"``, else ``"demoted"`` (strict was
+    asked and the reason says why it was not enforced), else ``"rewritten"`` or ``"unchanged"``."""
 
+    outcome: str
     changed: bool
     used_fallback: bool
     strict: bool
@@ -226,6 +233,7 @@ class DegradeReport:
 def _report_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
     reason = raw["fallback_reason"]
     return {
+        "outcome": raw["outcome"],
         "changed": raw["changed"],
         "used_fallback": raw["used_fallback"],
         "strict": raw["strict"],
