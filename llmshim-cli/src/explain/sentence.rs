@@ -175,7 +175,7 @@ impl Write for Bounded {
     }
 }
 
-/// `value` as compact JSON, cut to [`QUOTE_LIMIT`] bytes with `…` when longer.
+/// `value` as compact JSON, cut to `QUOTE_LIMIT` bytes with `…` when longer.
 pub fn quote(value: &Value) -> String {
     let mut sink = Bounded::new(QUOTE_LIMIT + 1);
     let complete =
