@@ -31,7 +31,7 @@ use crate::report::write_json;
 /// let lines: Vec<&str> = out.lines().collect();
 /// assert_eq!(
 ///     lines[0],
-///     r#"{"output":{"type":"object","properties":{"a":{"type":"string","nullable":true}}},"report":{"changed":true,"used_fallback":false,"strict":false,"bypassed":false}}"#
+///     r#"{"output":{"type":"object","properties":{"a":{"type":"string","nullable":true}}},"report":{"changed":true,"used_fallback":false,"strict":false,"bypassed":false,"narrowed":false}}"#
 /// );
 /// assert!(lines[1].starts_with(r#"{"error":"the line is not valid JSON"#));
 /// ```

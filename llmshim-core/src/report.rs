@@ -249,6 +249,9 @@ pub struct Normalization {
     pub strict: bool,
     /// Normalization was skipped.
     pub bypassed: bool,
+    /// Some part the target cannot express was narrowed instead of falling back (a change of kind `narrowed`, such
+    /// as an array without `items` given string items on Gemini), whether or not diagnostics recorded the changes.
+    pub narrowed: bool,
     /// Why the requested result was not produced (fallback or strict demotion).
     pub fallback_reason: Option<FallbackReason>,
     /// With diagnostics on, every change in the order performed.
@@ -357,6 +360,13 @@ impl Normalization {
         self
     }
 
+    /// Sets whether some part was narrowed (see [`Normalization::narrowed`]).
+    #[must_use]
+    pub fn with_narrowed(mut self, narrowed: bool) -> Self {
+        self.narrowed = narrowed;
+        self
+    }
+
     /// Sets the recorded changes.
     #[must_use]
     pub fn with_changes(mut self, changes: Vec<Change>) -> Self {
@@ -379,14 +389,15 @@ impl Normalization {
         }
     }
 
-    /// The report as JSON, in the command line's shape: the four flags, then `fallback_reason` when present, then
-    /// `changes` when `with_changes`.
+    /// The report as JSON, in the command line's shape: the flags `changed`, `used_fallback`, `strict`, `bypassed`
+    /// and `narrowed`, then `fallback_reason` when present, then `changes` when `with_changes`.
     pub fn to_json(&self, with_changes: bool) -> serde_json::Value {
         let mut map = serde_json::Map::new();
         map.insert("changed".into(), self.changed.into());
         map.insert("used_fallback".into(), self.used_fallback.into());
         map.insert("strict".into(), self.strict.into());
         map.insert("bypassed".into(), self.bypassed.into());
+        map.insert("narrowed".into(), self.narrowed.into());
         if let Some(reason) = &self.fallback_reason {
             let mut r = serde_json::Map::new();
             r.insert("kind".into(), reason.kind.as_str().into());

@@ -303,6 +303,8 @@ struct Shared {
     stub_site: Option<String>,
     /// Pointers of `anyOf` nodes the walk made itself (a flattened tuple), whose branches a climb passes through.
     made_unions: Vec<String>,
+    /// How many changes of kind `narrowed` were made (recorded or not).
+    narrowed: usize,
 }
 
 /// A kept definition: its name, the key its maker looks it up by, and its walked value once done.
@@ -417,6 +419,9 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         keyword: Option<&str>,
     ) {
+        if kind == ChangeKind::Narrowed {
+            self.shared.narrowed += 1;
+        }
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -435,6 +440,9 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         tokens: &[&str],
     ) {
+        if kind == ChangeKind::Narrowed {
+            self.shared.narrowed += 1;
+        }
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -472,6 +480,7 @@ impl NodeCtx<'_> {
         Checkpoint {
             changes: self.shared.changes.len(),
             defs: self.shared.defs.len(),
+            narrowed: self.shared.narrowed,
         }
     }
 
@@ -479,6 +488,7 @@ impl NodeCtx<'_> {
     pub fn rollback(&mut self, mark: Checkpoint) {
         self.shared.changes.truncate(mark.changes);
         self.shared.defs.truncate(mark.defs);
+        self.shared.narrowed = mark.narrowed;
         self.shared.climb = None;
     }
 
@@ -663,6 +673,7 @@ impl NodeCtx<'_> {
 pub struct Checkpoint {
     changes: usize,
     defs: usize,
+    narrowed: usize,
 }
 
 /// The outcome of a successful walk.
@@ -677,6 +688,8 @@ pub struct Walked {
     pub literal_bytes: usize,
     /// The kept definitions, named and walked, in the order the walk first needed them.
     pub definitions: Vec<(String, Value)>,
+    /// Some change of kind `narrowed` was made, whether or not diagnostics recorded it.
+    pub narrowed: bool,
 }
 
 /// Why a walk stopped.
@@ -739,6 +752,7 @@ pub fn walk_detailed(
         climb: None,
         stub_site: None,
         made_unions: Vec::new(),
+        narrowed: 0,
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -751,6 +765,7 @@ pub fn walk_detailed(
         changes: shared.changes,
         nodes: shared.meter.nodes(),
         literal_bytes: shared.meter.literal_bytes(),
+        narrowed: shared.narrowed > 0,
         definitions: shared
             .defs
             .into_iter()
@@ -982,6 +997,7 @@ fn omit(
         ),
     };
     lift::append_text(map, &marker, &text);
+    cx.shared.narrowed += 1;
     if cx.shared.settings.diagnostics {
         cx.shared
             .changes

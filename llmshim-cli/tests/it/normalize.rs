@@ -39,7 +39,7 @@ fn the_pydantic_example_normalizes_for_every_target() {
 fn standard_input_is_read_for_a_dash_or_no_file() {
     let expected = json!({
         "output": {"type": "object", "properties": {"name": {"type": "string", "nullable": true}}},
-        "report": {"changed": true, "used_fallback": false, "strict": false, "bypassed": false}
+        "report": {"changed": true, "used_fallback": false, "strict": false, "bypassed": false, "narrowed": false}
     });
     for args in [
         &["normalize", "--target", "google"][..],
@@ -258,6 +258,7 @@ fn budgets_fall_back_with_exit_status_zero() {
             "used_fallback",
             "strict",
             "bypassed",
+            "narrowed",
             "fallback_reason"
         ]
     );

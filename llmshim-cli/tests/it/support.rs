@@ -127,5 +127,5 @@ pub(crate) fn run(args: &[&str]) -> Run {
     reason = "the report's four flags, in its order"
 )]
 pub(crate) fn flags(changed: bool, used_fallback: bool, strict: bool, bypassed: bool) -> Value {
-    serde_json::json!({"changed": changed, "used_fallback": used_fallback, "strict": strict, "bypassed": bypassed})
+    serde_json::json!({"changed": changed, "used_fallback": used_fallback, "strict": strict, "bypassed": bypassed, "narrowed": false})
 }

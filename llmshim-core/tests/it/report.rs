@@ -107,14 +107,14 @@ fn the_default_report_is_all_false_and_empty() {
 }
 
 #[test]
-fn to_json_writes_the_four_flags_in_order() {
+fn to_json_writes_the_five_flags_in_order() {
     let mut report = Normalization::default();
     report.changed = true;
     report.strict = true;
     let value = report.to_json(false);
     assert_eq!(
         serde_json::to_string(&value).expect("serializes"),
-        r#"{"changed":true,"used_fallback":false,"strict":true,"bypassed":false}"#
+        r#"{"changed":true,"used_fallback":false,"strict":true,"bypassed":false,"narrowed":false}"#
     );
 }
 
@@ -135,7 +135,7 @@ fn to_json_adds_the_reason_only_when_present_and_changes_only_when_asked() {
     assert_eq!(
         serde_json::to_string(&value).expect("serializes"),
         concat!(
-            r#"{"changed":false,"used_fallback":true,"strict":false,"bypassed":false,"#,
+            r#"{"changed":false,"used_fallback":true,"strict":false,"bypassed":false,"narrowed":false,"#,
             r#""fallback_reason":{"kind":"invalid_schema","pointer":"/properties/a","#,
             r#""message":"a schema must be an object or a boolean"},"#,
             r#""changes":[{"pointer":"/anyOf","rule":"walk.snake-case","kind":"rewritten"},"#,
@@ -157,6 +157,13 @@ fn to_json_adds_the_reason_only_when_present_and_changes_only_when_asked() {
         .collect();
     assert_eq!(
         keys,
-        ["changed", "used_fallback", "strict", "bypassed", "changes"]
+        [
+            "changed",
+            "used_fallback",
+            "strict",
+            "bypassed",
+            "narrowed",
+            "changes"
+        ]
     );
 }

@@ -85,6 +85,7 @@ fn a_string_schema_falls_back() {
             "used_fallback": true,
             "strict": false,
             "bypassed": false,
+            "narrowed": false,
             "fallback_reason": {
                 "kind": "not_object",
                 "pointer": "",

@@ -115,6 +115,7 @@ impl Normalizer {
         let mut normalization = second.clone();
         normalization.used_fallback = first.used_fallback || second.used_fallback;
         normalization.changed = first.changed || wrapped || second.changed;
+        normalization.narrowed = first.narrowed || second.narrowed;
         normalization.fallback_reason = if first.used_fallback {
             first.fallback_reason.clone()
         } else {

@@ -67,7 +67,7 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
     let outcome = match first {
         Ok(done) => Ok((done, options.strict, None)),
         Err(strict_failure) if options.strict => match attempt(options, target, input, false) {
-            Ok((out, mut changes)) => {
+            Ok((out, mut changes, narrowed)) => {
                 if options.diagnostics {
                     let rule = if strict_failure.kind == FallbackKind::ProviderLimit {
                         "openai.strict-limits"
@@ -76,16 +76,17 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
                     };
                     changes.push(Change::new("", Cow::Borrowed(rule), ChangeKind::Relaxed));
                 }
-                Ok(((out, changes), false, Some(strict_failure)))
+                Ok(((out, changes, narrowed), false, Some(strict_failure)))
             }
             Err(failure) => Err(failure),
         },
         Err(failure) => Err(failure),
     };
     match outcome {
-        Ok(((out, changes), strict, reason)) => {
+        Ok(((out, changes, narrowed), strict, reason)) => {
             let report = Normalization::produced(out != *input)
                 .with_strict(strict)
+                .with_narrowed(narrowed)
                 .with_changes(changes);
             let report = match reason {
                 Some(reason) => report.with_demotion(reason),
@@ -143,7 +144,7 @@ fn attempt(
     target: &dyn TargetRules,
     input: &Value,
     strict: bool,
-) -> Result<(Value, Vec<Change>), FallbackReason> {
+) -> Result<(Value, Vec<Change>, bool), FallbackReason> {
     if json::depth_within(input, HARD_MAX_DEPTH).is_none() {
         return Err(FallbackReason::new(
             FallbackKind::BudgetDepth,
@@ -166,7 +167,7 @@ fn attempt(
             recursion,
             stubs.clone(),
         ) {
-            Ok((out, changes)) => {
+            Ok((out, changes, narrowed)) => {
                 let check = check_options(options, rules, strict, recursion);
                 if let Some(reason) = llmshim_core::check::first(&out, &check) {
                     return Err(reason);
@@ -175,7 +176,7 @@ fn attempt(
                     strict_limits(&out, rules)?;
                 }
                 llmshim_validate::compile(&out).map_err(FallbackReason::from)?;
-                return Ok((out, changes));
+                return Ok((out, changes, narrowed));
             }
             Err((failure, reentries)) => {
                 if let Some(site) = failure.stub_site
@@ -214,7 +215,7 @@ fn walk_once(
     strict: bool,
     recursion: Recursion,
     stubs: Vec<String>,
-) -> Result<(Value, Vec<Change>), (walk::Failure, usize)> {
+) -> Result<(Value, Vec<Change>, bool), (walk::Failure, usize)> {
     let rules = target.rules();
     let draft = registry.draft();
     let shape = if rules.booleans == Booleans::Reject {
@@ -287,7 +288,7 @@ fn walk_once(
             if expand.kept_any() {
                 llmshim_core::defs::finish(&mut out, walked.definitions);
             }
-            Ok((out, walked.changes))
+            Ok((out, walked.changes, walked.narrowed))
         }
         Err(failure) => Err((failure, expand.reentries())),
     }

@@ -25,9 +25,9 @@ pub struct ToolReport {
 pub struct ToolsReport {
     /// Every function tool, in input order.
     pub tools: Vec<ToolReport>,
-    /// The request-level summary: `changed` (the request differs), `used_fallback` (some tool fell back), `strict`
-    /// (some tool is sent with `strict: true`), `bypassed`, the first reason and every change, pointers prefixed by
-    /// the schema's location.
+    /// The request-level summary: `changed` (the request differs), `used_fallback` (some tool fell back), `narrowed`
+    /// (some tool was narrowed), `strict` (some tool is sent with `strict: true`), `bypassed`, the first reason and
+    /// every change, pointers prefixed by the schema's location.
     pub summary: Normalization,
 }
 
@@ -38,6 +38,7 @@ impl ToolsReport {
         summary.changed = changed;
         summary.bypassed = bypassed;
         summary.used_fallback = self.tools.iter().any(|t| t.normalization.used_fallback);
+        summary.narrowed = self.tools.iter().any(|t| t.normalization.narrowed);
         summary.strict = self.tools.iter().any(|t| t.strict == Some(true));
         let first = self
             .tools

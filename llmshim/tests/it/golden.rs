@@ -27,6 +27,7 @@ fn report_json(report: &llmshim::schema::Normalization) -> Value {
         "used_fallback": report.used_fallback,
         "strict": report.strict,
         "bypassed": report.bypassed,
+        "narrowed": report.narrowed,
     });
     // Messages are human text and not stable, so cases name kind and pointer only.
     r["fallback_reason"] = match &report.fallback_reason {

@@ -76,3 +76,49 @@ fn a_tool_over_the_anthropic_budget_reports_a_demotion() {
         other => panic!("expected a demotion, got {other:?}"),
     }
 }
+
+#[test]
+fn the_report_says_narrowed_with_and_without_diagnostics() {
+    // Gemini needs `items`: an array without them gets string items, which admit fewer arrays than the original.
+    let input = json!({"type": "object", "properties": {"tags": {"type": "array"}}});
+    for diagnostics in [false, true] {
+        let options = Options::for_target(Target::Google).with_diagnostics(diagnostics);
+        let mut value = input.clone();
+        let report = normalizer().normalize_with(&options, &mut value);
+        assert!(report.narrowed, "diagnostics {diagnostics}");
+        assert_eq!(report.outcome(), Outcome::Rewritten);
+        assert_eq!(report.to_json(false)["narrowed"], true);
+        assert_eq!(
+            value["properties"]["tags"]["items"],
+            json!({"type": "string"})
+        );
+    }
+    // Nothing narrowed: an array with items, and any schema on Chat.
+    let mut typed = json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}});
+    let report = normalizer().normalize_with(&Options::for_target(Target::Google), &mut typed);
+    assert!(!report.narrowed);
+    let mut plain = input.clone();
+    let report = normalizer().normalize_with(&Options::for_target(Target::OpenAiChat), &mut plain);
+    assert!(!report.narrowed && report.changed);
+
+    // A request's summary is narrowed when one of its tools is, and an output schema when either pass is.
+    let request = json!({"tools": [
+        {"type": "function", "function": {"name": "a", "parameters": {"type": "object", "properties": {}}}},
+        {"type": "function", "function": {"name": "b", "parameters": input.clone()}}
+    ]});
+    let mut wire = request.clone();
+    let tools =
+        llmshim::tools::normalize_native_tools(&Options::for_target(Target::Google), &mut wire);
+    assert!(tools.summary.narrowed);
+    assert_eq!(
+        tools
+            .tools
+            .iter()
+            .map(|t| t.normalization.narrowed)
+            .collect::<Vec<_>>(),
+        [false, true]
+    );
+    let output =
+        llmshim::schema::normalize_output_for(Target::Google, &json!({"type": "array"}), false);
+    assert!(output.normalization.narrowed);
+}
