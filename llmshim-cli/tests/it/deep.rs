@@ -188,7 +188,7 @@ fn a_deep_value_outside_any_schema_passes_through_unchanged() {
     assert_eq!(code, 0);
     assert_eq!(fallback_kind(&out).as_deref(), Some("budget_depth"));
     // Pretty output of a deep pass-through is written without recursion too: one line per bracket but the innermost
-    // `[]`, plus the seven lines around the request and the report's four flags.
+    // `[]`, plus the seven lines around the request and the report's five flags.
     let (code, out, _) = run_small(
         &["tools", "--target", "chat", "--pretty"],
         format!(
@@ -198,7 +198,7 @@ fn a_deep_value_outside_any_schema_passes_through_unchanged() {
         ),
     );
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 2 * 2_000 - 1 + 6 + 4);
+    assert_eq!(out.lines().count(), 2 * 2_000 - 1 + 6 + 5);
     assert!(out.contains(&format!("\n{}[]\n", " ".repeat(2 * (2_000 + 1)))));
 }
 

@@ -64,7 +64,7 @@ fn pretty_indents_by_two_spaces() {
     assert_eq!(
         out.stdout,
         "{\n  \"output\": {\n    \"type\": \"string\"\n  },\n  \"report\": {\n    \"changed\": false,\n    \
-         \"used_fallback\": false,\n    \"strict\": false,\n    \"bypassed\": false\n  }\n}\n"
+         \"used_fallback\": false,\n    \"strict\": false,\n    \"bypassed\": false,\n    \"narrowed\": false\n  }\n}\n"
     );
 }
 
