@@ -77,7 +77,7 @@ pub struct Io<'a> {
 /// assert_eq!(
 ///     String::from_utf8(stdout).unwrap(),
 ///     "{\"output\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}},\
-///      \"report\":{\"changed\":true,\"used_fallback\":false,\"strict\":false,\"bypassed\":false}}\n"
+///      \"report\":{\"changed\":true,\"used_fallback\":false,\"strict\":false,\"bypassed\":false,\"narrowed\":false}}\n"
 /// );
 ///
 /// let mut io = Io { stdin: &mut &b""[..], stdout: &mut Vec::new(), stderr: &mut Vec::new() };
