@@ -66,7 +66,8 @@ impl Verdict {
     /// The verdict of `report`: its outcome (a bypass, a fallback, a strict demotion, a rewrite or nothing), with a
     /// rewrite that narrows told apart.
     ///
-    /// A report does not carry a narrowed flag yet, so narrowing is read from the changes of kind `narrowed`.
+    /// Whether a rewrite narrows is the report's `narrowed` flag (set with diagnostics off too); the number of
+    /// narrowing changes comes from the recorded changes of kind `narrowed`.
     pub fn of(report: &Normalization) -> Self {
         let changes = report.changes.len();
         let narrowed = report
@@ -83,7 +84,7 @@ impl Verdict {
                 reason: reason.clone(),
                 changes,
             },
-            Outcome::Rewritten if narrowed > 0 => Verdict::Narrowed { changes, narrowed },
+            Outcome::Rewritten if report.narrowed => Verdict::Narrowed { changes, narrowed },
             Outcome::Rewritten => Verdict::Rewritten { changes },
             _ => Verdict::Unchanged,
         }
