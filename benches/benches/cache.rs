@@ -7,8 +7,8 @@
 //! - `hit-unchanged`: every entry is an exact no-op (output identical to input), so a hit leaves the caller's value
 //!   in place; the iteration is the fingerprint, the locked probe and the identity comparison.
 //! - `hit-changed`: every stored output is its input with one member (`"$comment"`) added at the root, so a hit
-//!   also replaces the caller's value with a clone of the output and drops the old value; the inputs are cloned
-//!   outside the timed region (`iter_batched`).
+//!   also edits the caller's value into the output (the member copied in, everything else left in place); the
+//!   inputs are cloned outside the timed region (`iter_batched`).
 //! - `miss`: an empty memo, so every lookup is a fingerprint and a locked probe that finds nothing.
 //!
 //! `cache/fingerprint` measures `Fingerprint::new` alone, with the memo's default hasher.

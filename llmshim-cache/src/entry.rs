@@ -1,5 +1,6 @@
-//! One memo entry: the key, the input, the output, the report, the `unchanged` flag and the charge.
+//! One memo entry: the key, the input, the output, the report, the patch between them and the charge.
 
+use crate::patch::Patch;
 use llmshim_core::Normalization;
 use serde_json::Value;
 
@@ -11,12 +12,13 @@ pub(crate) struct Entry<K> {
     pub(crate) key: K,
     /// The input, compared for identity on every hash match.
     pub(crate) input: Value,
-    /// The output, cloned out on a hit unless `unchanged`.
+    /// The output, which a hit's patch copies the parts of that the input does not have.
     pub(crate) output: Value,
     /// The report, returned as stored.
     pub(crate) report: Normalization,
-    /// The output is identical to the input, so a hit leaves the caller's value in place.
-    pub(crate) unchanged: bool,
+    /// The edit from the input to the output; [`Patch::Keep`] when they are identical, so a hit leaves the
+    /// caller's value in place.
+    pub(crate) patch: Patch,
     /// The estimated owned bytes this entry charges against the byte cap.
     pub(crate) charge: usize,
 }

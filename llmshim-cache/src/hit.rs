@@ -17,12 +17,13 @@ pub struct Hit<K> {
 impl<K> Hit<K> {
     /// Makes `value`, which holds the input that was looked up, the stored output.
     ///
-    /// When the stored output differs from its input, `value` is replaced by an independent clone of it.
-    /// When it is identical (an exact no-op), `value` is left in place and nothing is allocated.
+    /// When the stored output is identical to its input (an exact no-op), `value` is left in place and nothing is
+    /// allocated. Otherwise `value` is edited into a value of its own identical to the output: the parts the
+    /// normalization left as they were stay where they are, members the output keeps under the same key are moved,
+    /// and only what the output has new is copied from the entry (the edit was worked out once, at insert).
+    /// For a value that is not identical to the looked-up input the result is unspecified, but this never panics.
     pub fn apply(&self, value: &mut Value) {
-        if !self.entry.unchanged {
-            *value = self.entry.output.clone();
-        }
+        self.entry.patch.apply(value, &self.entry.output);
     }
 
     /// The stored report, exactly as it was inserted.
@@ -32,7 +33,7 @@ impl<K> Hit<K> {
 
     /// Whether the stored output is identical to its input, so [`apply`](Hit::apply) leaves the value in place.
     pub fn is_unchanged(&self) -> bool {
-        self.entry.unchanged
+        self.entry.patch.is_keep()
     }
 
     /// Wraps a handle taken under the memo's lock.
@@ -44,7 +45,7 @@ impl<K> Hit<K> {
 impl<K> fmt::Debug for Hit<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Hit")
-            .field("unchanged", &self.entry.unchanged)
+            .field("unchanged", &self.entry.patch.is_keep())
             .field("report", &self.entry.report)
             .finish_non_exhaustive()
     }

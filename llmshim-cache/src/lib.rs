@@ -76,6 +76,7 @@ mod hit;
 mod identity;
 mod limits;
 mod memo;
+mod patch;
 mod random_state;
 mod stats;
 

@@ -8,6 +8,7 @@ use crate::hit::Hit;
 use crate::identity;
 use crate::limits::Limits;
 use crate::memo::table::Table;
+use crate::patch::Patch;
 use crate::random_state::RandomState;
 use crate::stats::Stats;
 use llmshim_core::Normalization;
@@ -174,7 +175,8 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
     /// entry's charge (input estimate + output estimate + 512) exceeds `max_bytes`.
     /// Otherwise, under the lock, an entry with the same hash is replaced, and least recently used entries are
     /// evicted until the new one fits both limits.
-    /// Estimating the output, comparing it with the input and dropping evicted entries happen outside the lock.
+    /// Estimating the output, working out the patch from the input to it (what a hit applies) and dropping evicted
+    /// entries happen outside the lock.
     pub fn insert(
         &self,
         fingerprint: Fingerprint,
@@ -196,13 +198,13 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             llmshim_core::json::dismantle(output);
             return;
         };
-        let unchanged = identity::identical(&input, &output);
+        let patch = Patch::between(&input, &output);
         let entry = Arc::new(Entry {
             key,
             input,
             output,
             report,
-            unchanged,
+            patch,
             charge,
         });
         let mut removed = Vec::new();

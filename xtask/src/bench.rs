@@ -49,7 +49,7 @@ const STAGES: [(&str, &str); 5] = [
     (
         "cache",
         "`llmshim-cache` over every MCP tool `inputSchema` with an `Options` key: a hit on an exact no-op entry, a \
-         hit on a changed entry (which clones the stored output), a miss on an empty memo, and `Fingerprint::new` \
+         hit on a changed entry (which edits the caller's copy into the stored output), a miss on an empty memo, and `Fingerprint::new` \
          alone",
     ),
     (

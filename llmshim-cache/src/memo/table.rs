@@ -193,7 +193,7 @@ mod tests {
             input: Value::Null,
             output: Value::Null,
             report: Normalization::default(),
-            unchanged: true,
+            patch: crate::patch::Patch::Keep,
             charge,
         })
     }

@@ -96,6 +96,24 @@ proptest! {
     }
 
     #[test]
+    fn a_changed_hit_gives_a_value_identical_to_the_stored_output((input, output) in pair()) {
+        // The hit edits the caller's copy of the input into the output, reusing what it can; the result must be
+        // the stored output exactly (key order, number kinds and signed zeros included).
+        let memo = Memo::new(Limits::default());
+        let Lookup::Miss(fingerprint) = memo.lookup(&0u8, &input) else {
+            return Err(TestCaseError::fail("an empty memo hit"));
+        };
+        memo.insert(fingerprint, 0, input.clone(), output.clone(), changed(true));
+        let mut value = input.clone();
+        let Lookup::Hit(hit) = memo.lookup(&0, &value) else {
+            return Err(TestCaseError::fail("an identical input missed"));
+        };
+        prop_assert_eq!(hit.is_unchanged(), llmshim_core::json::identical(&input, &output));
+        hit.apply(&mut value);
+        prop_assert!(llmshim_core::json::identical(&value, &output), "{} patched to {}, not {}", input, value, output);
+    }
+
+    #[test]
     fn identical_values_have_equal_fingerprints((a, b) in pair()) {
         let fa = Fingerprint::new(&a, DefaultHasher::new());
         let fb = Fingerprint::new(&b, DefaultHasher::new());

@@ -1,0 +1,446 @@
+//! The edit from a stored input to its stored output, so that a changed hit rebuilds only the parts that differ.
+//!
+//! A hit's caller holds a value identical to the stored input. Replacing it with a clone of the stored output
+//! allocates every string and container of the output again and frees every one of the input, although most of a
+//! schema usually comes through a normalization untouched. The patch, computed once when the entry is inserted,
+//! records where the two differ; applying it keeps the caller's identical parts where they are, moves members the
+//! output keeps under the same key, and copies only what the output has new.
+
+use hashbrown::HashMap;
+use llmshim_core::json;
+use serde_json::{Map, Value};
+
+use crate::Fingerprint;
+
+/// How one value of the stored input becomes the value at the same place of the stored output.
+#[derive(Debug)]
+pub(crate) enum Patch {
+    /// Identical: left where it is.
+    Keep,
+    /// Replaced by a copy of the output's value.
+    Replace,
+    /// Arrays of the same length: the elements at these positions patched, every other one kept.
+    Elements(Vec<(usize, Patch)>),
+    /// Objects with the same keys in the same order: the members at these positions patched, every other one
+    /// kept.
+    Members(Vec<(usize, Patch)>),
+    /// Objects whose keys differ but whose common keys keep their order (members removed or added): the removed
+    /// members dropped in place, the added ones copied in at their positions, then the members at the given
+    /// output positions patched. The map's stored hashes are reused, so no kept key is hashed again.
+    Edit(Box<Edit>),
+    /// Objects whose keys differ otherwise: the output's members in order, each moved from the input member with
+    /// the same key (and patched) or copied; input members the output does not have are dropped.
+    Rebuild(Vec<Source>),
+    /// Short arrays of another length: the output's elements in order, each moved from an identical input element
+    /// or copied (a `required` list that lost or gained a name, a type array that lost `"null"`).
+    Reorder(Vec<Option<usize>>),
+}
+
+/// The in-place edit of an object whose common keys keep their order.
+#[derive(Debug)]
+pub(crate) struct Edit {
+    /// The input's member count, checked before editing.
+    input_len: usize,
+    /// The input positions of the members the output does not have, ascending.
+    removed: Vec<usize>,
+    /// The output positions of the members the input does not have, ascending.
+    added: Vec<usize>,
+    /// The output positions of kept members that change, ascending, with their patches.
+    changes: Vec<(usize, Patch)>,
+}
+
+/// Where one member of a rebuilt object comes from.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// The input member at this position, which has the same key, patched.
+    Input(usize, Patch),
+    /// A copy of the output's member.
+    Copy,
+}
+
+/// Objects with more members than this find the input member of a key through a hash map instead of a scan.
+const SCAN_LIMIT: usize = 8;
+
+impl Patch {
+    /// The patch that turns `input` into `output`.
+    ///
+    /// Identity is the memo's: the same kinds, keys in the same order, numbers with the same kind and bits. The
+    /// recursion follows both values at most [`Fingerprint::MAX_DEPTH`] levels down; anything below that is
+    /// replaced whole (the memo only ever stores values within that depth).
+    pub(crate) fn between(input: &Value, output: &Value) -> Patch {
+        diff(input, output, 0)
+    }
+
+    /// Whether the output is identical to the input.
+    pub(crate) fn is_keep(&self) -> bool {
+        matches!(self, Patch::Keep)
+    }
+
+    /// Turns `value`, identical to the input this patch was computed from, into `output`.
+    ///
+    /// For a value that is not identical to that input the result is unspecified (but it never panics): a
+    /// container whose kind or length does not fit the patch is replaced by a copy of `output` there. Replaced
+    /// and dropped parts are freed without recursion.
+    pub(crate) fn apply(&self, value: &mut Value, output: &Value) {
+        match (self, value, output) {
+            (Patch::Keep, _, _) => {}
+            (Patch::Elements(changes), Value::Array(items), Value::Array(out))
+                if items.len() == out.len() =>
+            {
+                for (position, patch) in changes {
+                    if let (Some(item), Some(out)) = (items.get_mut(*position), out.get(*position))
+                    {
+                        patch.apply(item, out);
+                    }
+                }
+            }
+            (Patch::Members(changes), Value::Object(map), Value::Object(out))
+                if map.len() == out.len() =>
+            {
+                let mut changes = changes.iter().peekable();
+                for (position, (value, out)) in map.values_mut().zip(out.values()).enumerate() {
+                    let Some((_, patch)) = changes.next_if(|(p, _)| *p == position) else {
+                        continue;
+                    };
+                    patch.apply(value, out);
+                }
+            }
+            (Patch::Edit(edit), Value::Object(map), Value::Object(out))
+                if map.len() == edit.input_len =>
+            {
+                edit.apply(map, out);
+            }
+            (Patch::Rebuild(sources), Value::Object(map), Value::Object(out)) => {
+                rebuild(sources, map, out);
+            }
+            (Patch::Reorder(sources), Value::Array(items), Value::Array(out)) => {
+                reorder(sources, items, out);
+            }
+            // A string written anew reuses the buffer of the one it replaces where it fits.
+            (Patch::Replace, Value::String(text), Value::String(out)) => text.clone_from(out),
+            (_, value, output) => {
+                json::dismantle(std::mem::replace(value, output.clone()));
+            }
+        }
+    }
+}
+
+impl Edit {
+    /// Edits `map`, with `input_len` members, into `out`.
+    fn apply(&self, map: &mut Map<String, Value>, out: &Map<String, Value>) {
+        if !self.removed.is_empty() {
+            let mut position = 0;
+            let mut removed = self.removed.iter().peekable();
+            map.retain(|_, value| {
+                let here = position;
+                position += 1;
+                if removed.next_if(|r| **r == here).is_none() {
+                    return true;
+                }
+                json::dismantle(std::mem::take(value));
+                false
+            });
+        }
+        let mut added = self.added.iter().peekable();
+        for (position, (key, value)) in out.iter().enumerate() {
+            if added.next_if(|a| **a == position).is_none() {
+                continue;
+            }
+            if position >= map.len() {
+                map.insert(key.clone(), value.clone());
+            } else {
+                map.shift_insert(position, key.clone(), value.clone());
+            }
+        }
+        let mut changes = self.changes.iter().peekable();
+        for (position, (value, out)) in map.values_mut().zip(out.values()).enumerate() {
+            if let Some((_, patch)) = changes.next_if(|(p, _)| *p == position) {
+                patch.apply(value, out);
+            }
+        }
+    }
+}
+
+/// Builds `map` anew from the output's members in order, moving the input members `sources` names.
+fn rebuild(sources: &[Source], map: &mut Map<String, Value>, out: &Map<String, Value>) {
+    let mut slots: Vec<Option<(String, Value)>> =
+        std::mem::take(map).into_iter().map(Some).collect();
+    let mut rebuilt = Map::with_capacity(out.len());
+    for (source, (key, output)) in sources.iter().zip(out) {
+        let moved =
+            match source {
+                Source::Input(position, patch) => slots
+                    .get_mut(*position)
+                    .and_then(Option::take)
+                    .map(|(key, mut value)| {
+                        patch.apply(&mut value, output);
+                        (key, value)
+                    }),
+                Source::Copy => None,
+            };
+        let (key, value) = moved.unwrap_or_else(|| (key.clone(), output.clone()));
+        rebuilt.insert(key, value);
+    }
+    for (_, value) in slots.into_iter().flatten() {
+        json::dismantle(value);
+    }
+    *map = rebuilt;
+}
+
+/// Builds `items` anew from the output's elements in order, moving the input elements `sources` names.
+fn reorder(sources: &[Option<usize>], items: &mut Vec<Value>, out: &[Value]) {
+    let mut old = std::mem::take(items);
+    items.reserve_exact(out.len());
+    for (source, output) in sources.iter().zip(out) {
+        let moved = source
+            .and_then(|position| old.get_mut(position))
+            .map(std::mem::take);
+        items.push(moved.unwrap_or_else(|| output.clone()));
+    }
+    for value in old {
+        json::dismantle(value);
+    }
+}
+
+/// Arrays up to this length whose length changed are matched element by element (a quadratic scan).
+const REORDER_LIMIT: usize = 16;
+
+/// For each element of `output`, the position of an identical, not yet taken element of `input`.
+fn matches(input: &[Value], output: &[Value]) -> Vec<Option<usize>> {
+    let mut taken = [false; REORDER_LIMIT];
+    output
+        .iter()
+        .map(|value| {
+            let position = input.iter().enumerate().position(|(i, candidate)| {
+                !taken.get(i).copied().unwrap_or(true) && json::identical(candidate, value)
+            })?;
+            if let Some(slot) = taken.get_mut(position) {
+                *slot = true;
+            }
+            Some(position)
+        })
+        .collect()
+}
+
+/// [`Patch::between`] at `depth`.
+fn diff(input: &Value, output: &Value, depth: usize) -> Patch {
+    match (input, output) {
+        (Value::Null, Value::Null) => Patch::Keep,
+        (Value::Bool(a), Value::Bool(b)) if a == b => Patch::Keep,
+        (Value::String(a), Value::String(b)) if a == b => Patch::Keep,
+        (Value::Number(_), Value::Number(_)) if json::identical(input, output) => Patch::Keep,
+        (Value::Array(a), Value::Array(b))
+            if a.len() == b.len() && depth < Fingerprint::MAX_DEPTH =>
+        {
+            let changes = positions(a.iter().zip(b).map(|(x, y)| diff(x, y, depth + 1)));
+            if changes.is_empty() {
+                Patch::Keep
+            } else {
+                Patch::Elements(changes)
+            }
+        }
+        (Value::Array(a), Value::Array(b))
+            if a.len() <= REORDER_LIMIT
+                && b.len() <= REORDER_LIMIT
+                && depth < Fingerprint::MAX_DEPTH =>
+        {
+            Patch::Reorder(matches(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) if depth < Fingerprint::MAX_DEPTH => {
+            if a.len() == b.len() && a.keys().eq(b.keys()) {
+                let changes = positions(
+                    a.values()
+                        .zip(b.values())
+                        .map(|(x, y)| diff(x, y, depth + 1)),
+                );
+                if changes.is_empty() {
+                    Patch::Keep
+                } else {
+                    Patch::Members(changes)
+                }
+            } else {
+                edit(a, b, depth)
+            }
+        }
+        _ => Patch::Replace,
+    }
+}
+
+/// The positions whose patch is not [`Patch::Keep`], with their patches.
+fn positions(patches: impl Iterator<Item = Patch>) -> Vec<(usize, Patch)> {
+    patches.enumerate().filter(|(_, p)| !p.is_keep()).collect()
+}
+
+/// The patch of two objects with different keys: an [`Edit`] when the common keys keep their order, else a
+/// [`Patch::Rebuild`].
+fn edit(input: &Map<String, Value>, output: &Map<String, Value>, depth: usize) -> Patch {
+    let sources = sources(input, output, depth);
+    let mut last = None;
+    let ordered = sources.iter().all(|source| match source {
+        Source::Input(position, _) => {
+            let ok = last.is_none_or(|l| l < *position);
+            last = Some(*position);
+            ok
+        }
+        Source::Copy => true,
+    });
+    if !ordered {
+        return Patch::Rebuild(sources);
+    }
+    let mut kept = vec![false; input.len()];
+    let mut added = Vec::new();
+    let mut changes = Vec::new();
+    for (at, source) in sources.into_iter().enumerate() {
+        match source {
+            Source::Input(position, patch) => {
+                if let Some(k) = kept.get_mut(position) {
+                    *k = true;
+                }
+                if !patch.is_keep() {
+                    changes.push((at, patch));
+                }
+            }
+            Source::Copy => added.push(at),
+        }
+    }
+    let removed = kept
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !**k)
+        .map(|(position, _)| position)
+        .collect();
+    Patch::Edit(Box::new(Edit {
+        input_len: input.len(),
+        removed,
+        added,
+        changes,
+    }))
+}
+
+/// Where each member of `output` comes from: the member of `input` with the same key, or a copy.
+fn sources(input: &Map<String, Value>, output: &Map<String, Value>, depth: usize) -> Vec<Source> {
+    let index: Option<HashMap<&str, usize>> = (input.len() > SCAN_LIMIT).then(|| {
+        input
+            .keys()
+            .enumerate()
+            .map(|(position, key)| (key.as_str(), position))
+            .collect()
+    });
+    let values: Vec<&Value> = input.values().collect();
+    let find = |key: &str| match &index {
+        Some(index) => index.get(key).copied(),
+        None => input.keys().position(|k| k == key),
+    };
+    output
+        .iter()
+        .map(|(key, value)| {
+            find(key)
+                .and_then(|position| Some((position, *values.get(position)?)))
+                .map_or(Source::Copy, |(position, from)| {
+                    Source::Input(position, diff(from, value, depth + 1))
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Patch;
+    use serde_json::{Value, json};
+
+    /// Applies the patch between `input` and `output` to a copy of `input` and checks the result is identical to
+    /// `output`.
+    fn round_trip(input: &Value, output: &Value) -> Patch {
+        let patch = Patch::between(input, output);
+        let mut value = input.clone();
+        patch.apply(&mut value, output);
+        assert!(
+            llmshim_core::json::identical(&value, output),
+            "{input} patched gave {value}, not {output}"
+        );
+        patch
+    }
+
+    #[test]
+    fn identical_values_keep() {
+        let v =
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        assert!(round_trip(&v, &v.clone()).is_keep());
+        assert!(round_trip(&json!(1.0), &json!(1.0)).is_keep());
+    }
+
+    #[test]
+    fn numbers_of_another_kind_or_sign_are_replaced() {
+        assert!(!round_trip(&json!(1), &json!(1.0)).is_keep());
+        assert!(!round_trip(&json!(0.0), &json!(-0.0)).is_keep());
+        assert!(!round_trip(&json!({"a": 1}), &json!({"a": 1.0})).is_keep());
+    }
+
+    #[test]
+    fn every_kind_of_edit_gives_the_output() {
+        let pairs = [
+            // A member changed in place.
+            (
+                json!({"a": {"b": 1}, "c": 2}),
+                json!({"a": {"b": 2}, "c": 2}),
+            ),
+            // A member removed, one added, members reordered.
+            (
+                json!({"a": 1, "b": 2, "c": 3}),
+                json!({"c": 3, "d": 4, "a": 1}),
+            ),
+            // Many members, found through the hash map.
+            (
+                json!({"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9}),
+                json!({"k9": 9, "k0": {"x": 0}, "k4": 4, "new": true}),
+            ),
+            // Arrays of the same and of another length, and kinds that change.
+            (
+                json!([1, [2, 3], {"x": "y"}]),
+                json!([1, [2, 4], {"x": "z"}]),
+            ),
+            (json!([1, 2]), json!([1, 2, 3])),
+            (json!(["a", "b", "c", "a"]), json!(["c", "a", "a"])),
+            (json!(["a", "b"]), json!(["a", "b", "a", "b", "c"])),
+            (json!({"a": "long text"}), json!({"a": "short"})),
+            (json!({"a": [1]}), json!({"a": {"0": 1}})),
+            (json!("s"), json!(null)),
+            (
+                json!({"a": {"b": {"c": [1, {"d": "e"}]}}}),
+                json!({"a": {"b": {"c": [1, {"d": "f"}], "g": 1}}}),
+            ),
+        ];
+        for (input, output) in &pairs {
+            assert!(!round_trip(input, output).is_keep(), "{input} -> {output}");
+        }
+    }
+
+    #[test]
+    fn kept_parts_stay_in_place() {
+        let input =
+            json!({"$schema": "x", "properties": {"a": {"type": "string"}}, "type": "object"});
+        let output = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let patch = Patch::between(&input, &output);
+        let mut value = input.clone();
+        let buffer = value["properties"]["a"]["type"].as_str().map(str::as_ptr);
+        patch.apply(&mut value, &output);
+        assert_eq!(value, output);
+        assert_eq!(
+            value["properties"]["a"]["type"].as_str().map(str::as_ptr),
+            buffer
+        );
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_never_panics() {
+        let patch = Patch::between(&json!({"a": [1, 2]}), &json!({"a": [1, 3]}));
+        for mut other in [
+            json!(null),
+            json!({"a": 5}),
+            json!({"a": [1]}),
+            json!([1, 2]),
+        ] {
+            patch.apply(&mut other, &json!({"a": [1, 3]}));
+        }
+    }
+}
