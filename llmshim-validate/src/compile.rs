@@ -9,6 +9,8 @@ mod checks;
 mod keywords;
 mod link;
 
+pub(crate) use keywords::type_keyword;
+
 use std::sync::Arc;
 
 use hashbrown::{HashMap, HashSet};

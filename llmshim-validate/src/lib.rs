@@ -45,6 +45,7 @@
 //! llmshim; it depends on `llmshim-core`, `llmshim-resolve`, `serde_json`, `fancy-regex` and `hashbrown`. Most
 //! users reach it as `llmshim::schema::validate`, which adds the output `Contract`.
 
+mod check;
 mod compile;
 mod content;
 mod error;
@@ -58,6 +59,7 @@ mod regex;
 mod restore;
 mod validator;
 
+pub use check::check;
 pub use error::Error;
 pub use llmshim_resolve::{Draft, Resources};
 pub use options::Options;

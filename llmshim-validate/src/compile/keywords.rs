@@ -646,7 +646,7 @@ fn schema_array<'a>(
 }
 
 /// `type`: one type name or a non-empty array of unique names.
-fn type_keyword(value: &Value) -> Result<Keyword, String> {
+pub(crate) fn type_keyword(value: &Value) -> Result<Keyword, String> {
     let name_of = |v: &Value| -> Result<&'static str, String> {
         let name = v.as_str().unwrap_or_default();
         TYPE_NAMES

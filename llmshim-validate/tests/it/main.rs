@@ -5,6 +5,7 @@
 )]
 
 mod budget;
+mod check;
 mod compile;
 mod depth;
 mod drafts;

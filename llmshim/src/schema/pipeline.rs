@@ -175,7 +175,7 @@ fn attempt(
                 if strict {
                     strict_limits(&out, rules)?;
                 }
-                llmshim_validate::compile(&out).map_err(FallbackReason::from)?;
+                llmshim_validate::check(&out).map_err(FallbackReason::from)?;
                 return Ok((out, changes, narrowed));
             }
             Err((failure, reentries)) => {
