@@ -135,9 +135,8 @@ fn member(key: &str, value: &Value) -> bool {
         "properties" | "$defs" => value
             .as_object()
             .is_some_and(|members| members.values().all(plain)),
-        "additionalProperties" | "not" | "propertyNames" => plain(value),
         // In 2020-12, `items` is one schema, with or without `prefixItems` beside it.
-        "items" => plain(value),
+        "additionalProperties" | "not" | "propertyNames" | "items" => plain(value),
         "prefixItems" | "anyOf" | "oneOf" | "allOf" => value
             .as_array()
             .is_some_and(|items| !items.is_empty() && items.iter().all(plain)),
