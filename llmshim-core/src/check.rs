@@ -619,11 +619,25 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Lists up to this long are checked for repeats pairwise instead of through a hash set.
+const PAIRWISE: usize = 16;
+
 /// Whether `value` is an array of strings without repeats (S11).
 fn unique_strings(value: &Value) -> bool {
     let Value::Array(entries) = value else {
         return false;
     };
+    // A short list is compared pairwise: cheaper than hashing every name (the common case by far).
+    if entries.len() <= PAIRWISE {
+        return entries.iter().enumerate().all(|(i, entry)| {
+            entry.as_str().is_some_and(|name| {
+                entries
+                    .iter()
+                    .take(i)
+                    .all(|earlier| earlier.as_str() != Some(name))
+            })
+        });
+    }
     let mut seen = HashSet::with_capacity(entries.len());
     entries
         .iter()

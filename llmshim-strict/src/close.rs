@@ -58,6 +58,9 @@ impl Pass for CloseObjects {
     }
 }
 
+/// `required` lists longer than this are put in a hash set to look names up; shorter ones are scanned.
+const SCAN: usize = 16;
+
 /// Closing one object node: `properties` added, optional properties made nullable, every property required,
 /// `additionalProperties: false` (`strict.nullable-optional`, `strict.close-object`).
 fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
@@ -83,10 +86,16 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
     }
 
     // Step 2: optional properties become nullable alternatives.
-    let required: HashSet<&str> = required.iter().map(String::as_str).collect();
+    // A short `required` list is scanned: cheaper than hashing every name into a set (the common case by far).
+    let set: Option<HashSet<&str>> =
+        (required.len() > SCAN).then(|| required.iter().map(String::as_str).collect());
+    let is_required = |name: &str| match &set {
+        Some(set) => set.contains(name),
+        None => required.iter().any(|r| r == name),
+    };
     let mut wrapped: Vec<String> = Vec::new();
     for (name, schema) in properties.iter_mut() {
-        if required.contains(name.as_str()) || admits_null(schema) {
+        if is_required(name) || admits_null(schema) {
             continue;
         }
         wrap_nullable(schema);

@@ -28,10 +28,18 @@ pub fn optional_count(schema: &Value) -> usize {
         let Some(Value::Object(properties)) = map.get("properties") else {
             return 0;
         };
-        let required: HashSet<&str> = match map.get("required") {
-            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-            _ => HashSet::new(),
+        let names: &[Value] = match map.get("required") {
+            Some(Value::Array(names)) => names,
+            _ => &[],
         };
+        // A short `required` list is scanned: cheaper than hashing every name into a set.
+        if names.len() <= 16 {
+            return properties
+                .keys()
+                .filter(|name| !names.iter().any(|n| n.as_str() == Some(name.as_str())))
+                .count();
+        }
+        let required: HashSet<&str> = names.iter().filter_map(Value::as_str).collect();
         properties
             .keys()
             .filter(|name| !required.contains(name.as_str()))

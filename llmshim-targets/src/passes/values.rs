@@ -30,7 +30,7 @@ impl Pass for GoogleValues<'_> {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        if map.get("type").is_some_and(Value::is_array) {
+        if type_array(map) {
             return Ok(Flow::Continue);
         }
         for (keyword, value, rule) in enum_and_format(map) {
@@ -41,37 +41,104 @@ impl Pass for GoogleValues<'_> {
     }
 }
 
+/// Whether the node's `type` is an array, found by a scan of its keys (cheaper than hashing `type`).
+fn type_array(map: &Map<String, Value>) -> bool {
+    map.iter()
+        .any(|(key, value)| key == "type" && value.is_array())
+}
+
 /// The rule id of lifting an `enum` Gemini does not accept.
 const ENUM_LIFT: &str = "google.enum-lift";
 /// The rule id of lifting a `format` Gemini does not accept.
 const FORMAT_LIFT: &str = "google.format-lift";
 
+/// The node's `type` as far as the value rules read it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    String,
+    Integer,
+    Number,
+    /// Absent, not a string, or another name.
+    Other,
+}
+
+/// What the value rules read of a node, found in one pass over its members instead of one hashed lookup each.
+struct Facts {
+    ty: Ty,
+    /// `enum` is there; whether it is an array of strings only, and whether that array is non-empty.
+    has_enum: bool,
+    string_enum: bool,
+    nonempty_enum: bool,
+    /// `format` is there, and whether the rules keep it.
+    has_format: bool,
+    format_kept: bool,
+}
+
+impl Facts {
+    fn of(map: &Map<String, Value>) -> Facts {
+        let mut ty = Ty::Other;
+        let mut format = None;
+        let mut facts = Facts {
+            ty: Ty::Other,
+            has_enum: false,
+            string_enum: false,
+            nonempty_enum: false,
+            has_format: false,
+            format_kept: false,
+        };
+        for (key, value) in map {
+            match key.as_str() {
+                "type" => {
+                    ty = match value.as_str() {
+                        Some("string") => Ty::String,
+                        Some("integer") => Ty::Integer,
+                        Some("number") => Ty::Number,
+                        _ => Ty::Other,
+                    };
+                }
+                "enum" => {
+                    facts.has_enum = true;
+                    if let Value::Array(values) = value {
+                        facts.string_enum = values.iter().all(Value::is_string);
+                        facts.nonempty_enum = !values.is_empty();
+                    }
+                }
+                "format" => {
+                    facts.has_format = true;
+                    format = Some(value.as_str());
+                }
+                _ => {}
+            }
+        }
+        facts.ty = ty;
+        facts.format_kept = match (ty, format.flatten()) {
+            (Ty::String, Some("enum")) => facts.nonempty_enum && facts.string_enum,
+            (Ty::String, Some("date-time"))
+            | (Ty::Integer, Some("int32" | "int64"))
+            | (Ty::Number, Some("float" | "double")) => true,
+            _ => false,
+        };
+        facts
+    }
+}
+
 /// `google.enum-lift` and `google.format-lift` on a node whose `type` is not an array: removes an `enum` or `format`
 /// Gemini does not accept there and returns them as `(keyword, value, rule)`, in that order, for the caller to lift.
 fn enum_and_format(map: &mut Map<String, Value>) -> Vec<(&'static str, Value, &'static str)> {
     let mut lifted = Vec::new();
-    let ty = map.get("type").and_then(Value::as_str).map(str::to_owned);
-    let string_enum = |m: &Map<String, Value>| matches!(m.get("enum"), Some(Value::Array(values)) if values.iter().all(Value::is_string));
-    if map.contains_key("enum")
-        && !(ty.as_deref() == Some("string") && string_enum(map))
+    let facts = Facts::of(map);
+    // A `format: "enum"` is kept only beside a non-empty string enum, which is exactly an enum that stays.
+    if facts.has_enum
+        && !(facts.ty == Ty::String && facts.string_enum)
         && let Some(value) = json::remove(map, "enum")
     {
         lifted.push(("enum", value, ENUM_LIFT));
     }
-    if let Some(format) = map.get("format") {
-        let keeps = match (ty.as_deref(), format.as_str()) {
-            (Some("string"), Some("enum")) => {
-                matches!(map.get("enum"), Some(Value::Array(v)) if !v.is_empty())
-                    && string_enum(map)
-            }
-            (Some("string"), Some("date-time"))
-            | (Some("integer"), Some("int32" | "int64"))
-            | (Some("number"), Some("float" | "double")) => true,
-            _ => false,
-        };
-        if !keeps && let Some(value) = json::remove(map, "format") {
-            lifted.push(("format", value, FORMAT_LIFT));
-        }
+    if facts.has_format
+        && !facts.format_kept
+        && let Some(value) = json::remove(map, "format")
+    {
+        lifted.push(("format", value, FORMAT_LIFT));
     }
     lifted
 }
@@ -80,7 +147,7 @@ fn enum_and_format(map: &mut Map<String, Value>) -> Vec<(&'static str, Value, &'
 /// into the node's description at once, in byte-wise keyword order, since the visit's lift queue was flushed at
 /// W22. `tokens` locates the node below the visited one (empty for the visited node itself).
 pub(crate) fn rerun(map: &mut Map<String, Value>, tokens: &[&str], cx: &mut NodeCtx<'_>) {
-    if map.get("type").is_some_and(Value::is_array) {
+    if type_array(map) {
         return;
     }
     let mut lifted = enum_and_format(map);
@@ -99,32 +166,54 @@ fn applicability(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     applicability_at(map, &[], cx);
 }
 
+/// The keys that apply to one type only, by group: a group is dropped from a node whose `type` is another one.
+const APPLICABILITY: [(&[&str], &str); 4] = [
+    (
+        &[
+            "properties",
+            "required",
+            "propertyOrdering",
+            "minProperties",
+            "maxProperties",
+        ],
+        "object",
+    ),
+    (&["items", "minItems", "maxItems"], "array"),
+    (&["minimum", "maximum"], "number"),
+    (&["minLength", "maxLength", "pattern"], "string"),
+];
+
 /// [`applicability`] on the node at `tokens` below the visited one.
 fn applicability_at(map: &mut Map<String, Value>, tokens: &[&str], cx: &mut NodeCtx<'_>) {
-    let Some(ty) = map.get("type").and_then(Value::as_str).map(str::to_owned) else {
+    // One pass over the node's keys finds the type and whether any group key is there at all; most nodes hold
+    // none that their type excludes, and each removal would otherwise hash every listed key.
+    let mut ty = None;
+    let mut grouped = false;
+    for (key, value) in map.iter() {
+        if key == "type" {
+            ty = value.as_str();
+        } else if !grouped {
+            grouped = APPLICABILITY
+                .iter()
+                .any(|(keys, _)| keys.contains(&key.as_str()));
+        }
+    }
+    let Some(ty) = ty else {
         return;
     };
-    // The string and object constraints only the current keep-lists keep never reach here otherwise.
-    let groups: [(&[&str], bool); 4] = [
-        (
-            &[
-                "properties",
-                "required",
-                "propertyOrdering",
-                "minProperties",
-                "maxProperties",
-            ],
-            ty == "object",
-        ),
-        (&["items", "minItems", "maxItems"], ty == "array"),
-        (&["minimum", "maximum"], ty == "integer" || ty == "number"),
-        (&["minLength", "maxLength", "pattern"], ty == "string"),
-    ];
-    for (keys, applies) in groups {
+    if !grouped {
+        return;
+    }
+    let applies: [bool; 4] =
+        APPLICABILITY.map(|(_, of)| ty == of || (of == "number" && ty == "integer"));
+    for ((keys, _), applies) in APPLICABILITY.iter().zip(applies) {
         if applies {
             continue;
         }
-        for key in keys {
+        for key in *keys {
+            if !map.keys().any(|k| k == key) {
+                continue;
+            }
             if json::remove(map, key).is_some() {
                 let mut at = tokens.to_vec();
                 at.push(key);
