@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::budget::Budget;
 use crate::children::children;
+use crate::json;
 use crate::keep::{KeepSet, Keywords};
 use crate::keyword::TYPE_NAMES;
 use crate::pointer::push_token;
@@ -531,21 +532,21 @@ impl<'a> Checker<'a> {
         home: bool,
     ) -> ControlFlow<()> {
         if type_name == Some("object") {
-            let properties = map.get("properties").and_then(Value::as_object);
+            let properties = json::member(map, "properties").and_then(Value::as_object);
             if properties.is_none() {
                 self.fail(
                     FallbackKind::StrictUnsupported,
                     "a strict object needs properties as an object",
                 )?;
             }
-            if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            if json::member(map, "additionalProperties") != Some(&Value::Bool(false)) {
                 self.fail(
                     FallbackKind::StrictUnsupported,
                     "a strict object needs additionalProperties false",
                 )?;
             }
             if let Some(properties) = properties
-                && !requires_each_in_order(map.get("required"), properties)
+                && !requires_each_in_order(json::member(map, "required"), properties)
             {
                 self.fail(
                     FallbackKind::StrictUnsupported,
@@ -553,13 +554,13 @@ impl<'a> Checker<'a> {
                 )?;
             }
         }
-        if type_name == Some("array") && !map.contains_key("items") {
+        if type_name == Some("array") && !json::has(map, "items") {
             self.fail(
                 FallbackKind::StrictUnsupported,
                 "a strict array needs items",
             )?;
         }
-        if map.contains_key("prefixItems") {
+        if json::has(map, "prefixItems") {
             self.fail(
                 FallbackKind::StrictUnsupported,
                 "prefixItems is not accepted under strict",
@@ -582,15 +583,14 @@ impl<'a> Checker<'a> {
         // Containers a strict provider parses as such; the walk never writes other values, but a schema checked
         // on its own may hold them.
         for key in ["anyOf", "oneOf", "allOf"] {
-            if map
-                .get(key)
-                .is_some_and(|v| v.as_array().is_none_or(Vec::is_empty))
-            {
+            if json::member(map, key).is_some_and(|v| v.as_array().is_none_or(Vec::is_empty)) {
                 let message = format!("{key} must be a non-empty array");
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }
         }
-        if type_name != Some("object") && map.get("properties").is_some_and(|v| !v.is_object()) {
+        if type_name != Some("object")
+            && json::member(map, "properties").is_some_and(|v| !v.is_object())
+        {
             self.fail(FallbackKind::InvalidSchema, "properties must be an object")?;
         }
         ControlFlow::Continue(())

@@ -20,6 +20,33 @@ pub fn rename_in_place(map: &mut Map<String, Value>, old: &str, new: &str) -> bo
     true
 }
 
+/// Maps with at most this many members are searched by [`member`] and [`has`] with a scan of their keys.
+const SCAN: usize = 8;
+
+/// The member `key` of `map`. A small map (the usual schema node) is scanned, which costs less than hashing the
+/// key with the map's keyed hasher; a larger one is looked up.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "string", "description": "A name"});
+/// let map = schema.as_object().expect("an object");
+/// assert_eq!(llmshim_core::json::member(map, "type"), Some(&json!("string")));
+/// assert!(!llmshim_core::json::has(map, "enum"));
+/// ```
+pub fn member<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if map.len() <= SCAN {
+        map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
+/// Whether `map` has the member `key`, found as [`member`] finds it.
+pub fn has(map: &Map<String, Value>, key: &str) -> bool {
+    member(map, key).is_some()
+}
+
 /// Removes `key` keeping the order of the other keys.
 pub fn remove(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
     map.shift_remove(key)

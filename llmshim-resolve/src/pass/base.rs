@@ -1,7 +1,7 @@
 //! Step W3: a node's `$id` (or draft-04 `id`) changes the base URI for it and its children.
 
 use llmshim_core::walk::{Flow, NodeCtx, Pass};
-use llmshim_core::{FallbackKind, FallbackReason};
+use llmshim_core::{FallbackKind, FallbackReason, json};
 use serde_json::Value;
 
 use crate::draft::Draft;
@@ -30,9 +30,9 @@ impl Pass for BaseUri {
         let Some(map) = node.as_object() else {
             return Ok(Flow::Continue);
         };
-        let id = match map.get("$id") {
+        let id = match json::member(map, "$id") {
             Some(Value::String(id)) => id,
-            None if self.draft.uses_plain_id() => match map.get("id") {
+            None if self.draft.uses_plain_id() => match json::member(map, "id") {
                 Some(Value::String(id)) => id,
                 _ => return Ok(Flow::Continue),
             },

@@ -209,7 +209,7 @@ impl Pass for Expand<'_, '_> {
         let Some(map) = node.as_object() else {
             return Ok(Flow::Continue);
         };
-        let Some(reference) = map.get("$ref") else {
+        let Some(reference) = json::member(map, "$ref") else {
             return self.entry_site(node, cx);
         };
         let Some(reference) = reference.as_str() else {

@@ -59,7 +59,7 @@ impl Pass for Patterns<'_> {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let original = match map.get("pattern") {
+        let original = match json::member(map, "pattern") {
             Some(Value::String(p)) => Some(p.clone()),
             _ => None,
         };

@@ -21,7 +21,7 @@ impl Pass for RequiredNull {
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
         if let Some(map) = node.as_object_mut()
-            && map.get("required").is_some_and(Value::is_null)
+            && json::member(map, "required").is_some_and(Value::is_null)
         {
             json::remove(map, "required");
             cx.record("walk.required-null", ChangeKind::Dropped, Some("required"));
@@ -44,7 +44,7 @@ impl Pass for RequiredStrings {
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
-        match node.get("required") {
+        match node.as_object().and_then(|m| json::member(m, "required")) {
             None => Ok(Flow::Continue),
             Some(Value::Array(names)) if names.iter().all(Value::is_string) => Ok(Flow::Continue),
             Some(_) => Err(cx.fail(

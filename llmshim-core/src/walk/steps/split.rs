@@ -41,7 +41,7 @@ impl Pass for SplitTypeArray {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let Some(Value::Array(types)) = map.get("type") else {
+        let Some(Value::Array(types)) = json::member(map, "type") else {
             return Ok(Flow::Continue);
         };
         let mut names: Vec<String> = Vec::with_capacity(types.len());

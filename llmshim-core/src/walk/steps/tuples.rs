@@ -33,7 +33,7 @@ impl Pass for FlattenTuples {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let Some(prefix) = map.get("prefixItems") else {
+        let Some(prefix) = json::member(map, "prefixItems") else {
             return Ok(Flow::Continue);
         };
         let entries = match prefix {
