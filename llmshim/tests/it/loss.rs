@@ -1,10 +1,9 @@
 //! The loss invariant: nothing the author wrote on the lift list vanishes without a trace.
 //!
 //! For an input, a target, a strict flag and the output with its report, [`check`] holds when the report says the
-//! schema fell back, or else when every keyword of the lift list (written out in [`LIFT_LIST`] from the contract,
-//! not read from the library) that the input holds at a position that survives structurally is, in the output,
-//! either still present at that position or named in a description there with the `(keyword:` marker, or is dropped
-//! by a rule that [`LIFT_DROPS`] lists with its reason. Every other keyword the input holds at a surviving position
+//! schema fell back, or else when every keyword of the lift list ([`LIFT_LIST`]) that the input holds at a position
+//! that survives structurally is, in the output, either still present at that position or named in a description
+//! there with the `(keyword:` marker, or is dropped by a rule that [`LIFT_DROPS`] lists with its reason. Every other keyword the input holds at a surviving position
 //! must likewise be present or named, or be dropped by a rule [`OTHER_DROPS`] lists (`additionalProperties` and
 //! `x-*` on Google, the meta keywords everywhere, ...), so that list of deliberate drops is checked, not only read.
 //!
@@ -33,105 +32,32 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::OnceLock;
 
-use llmshim::schema::{Env, EnvFlags, Normalization, Normalizer, Options, Target};
+use llmshim::schema::{Env, EnvFlags, Keywords, Normalization, Normalizer, Options, Target};
 use llmshim_core::walk::NodeCtx;
 use llmshim_core::{FallbackReason, RuleSet, TargetRules};
 use serde_json::{Map, Value, json};
 
 use crate::corpus;
 
-/// The lift list of the contract: the keywords that a rule removing them must lift into the description.
-pub(crate) const LIFT_LIST: [&str; 33] = [
-    "default",
-    "examples",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "uniqueItems",
-    "enum",
-    "const",
-    "contentEncoding",
-    "contentMediaType",
-    "if",
-    "then",
-    "else",
-    "not",
-    "dependentRequired",
-    "dependentSchemas",
-    "patternProperties",
-    "propertyNames",
-    "contains",
-    "minContains",
-    "maxContains",
-    "readOnly",
-    "writeOnly",
-];
+/// The lift list: the keywords that a rule removing them must lift into the description. Read from the library;
+/// `llmshim-core`'s keyword test pins it to the list the project documents.
+pub(crate) const LIFT_LIST: [&str; 33] = llmshim_core::keyword::LIFTABLE;
 
 /// The snake-case spellings the walker reads as their camel-case keywords (a snake spelling wins over the camel one).
-const SNAKE: [(&str, &str); 14] = [
-    ("any_of", "anyOf"),
-    ("one_of", "oneOf"),
-    ("all_of", "allOf"),
-    ("additional_properties", "additionalProperties"),
-    ("pattern_properties", "patternProperties"),
-    ("property_ordering", "propertyOrdering"),
-    ("min_items", "minItems"),
-    ("max_items", "maxItems"),
-    ("min_length", "minLength"),
-    ("max_length", "maxLength"),
-    ("min_properties", "minProperties"),
-    ("max_properties", "maxProperties"),
-    ("exclusive_minimum", "exclusiveMinimum"),
-    ("exclusive_maximum", "exclusiveMaximum"),
-];
+const SNAKE: [(&str, &str); 14] = llmshim_core::keyword::SNAKE_CASE;
 
-/// The keys Google and Code Assist keep (their keep-list); every other key they remove.
-const GOOGLE_KEEP: [&str; 17] = [
-    "type",
-    "title",
-    "description",
-    "format",
-    "nullable",
-    "enum",
-    "properties",
-    "required",
-    "items",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "minimum",
-    "maximum",
-    "minItems",
-    "maxItems",
-    "propertyOrdering",
-];
+/// The keys Google and Code Assist keep whatever their value (their keep-list's unconditional names, which are the
+/// same under both keyword profiles); every other key they remove or keep only under a condition.
+fn google_keeps(key: &str) -> bool {
+    Target::Google
+        .rules()
+        .rules()
+        .keep_set(Keywords::Conservative)
+        .is_some_and(|set| set.names.contains(&key))
+}
 
-/// The keys strict keeps; every other key it removes.
-const STRICT_KEEP: [&str; 13] = [
-    "type",
-    "title",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "anyOf",
-    "allOf",
-    "oneOf",
-    "enum",
-    "const",
-    "$schema",
-];
+/// The keys strict keeps; every other key it removes. `llmshim-strict`'s keep-list test pins this list.
+const STRICT_KEEP: [&str; 13] = llmshim_strict::KEEP;
 
 /// A lift-list keyword that a rule drops on purpose, because it says nothing where it stood.
 pub(crate) struct LiftDrop {
@@ -1095,7 +1021,7 @@ fn account(
             }
             When::GoogleFamily => mode.google_family,
             When::NotKept => {
-                (mode.google_family && !GOOGLE_KEEP.contains(&key))
+                (mode.google_family && !google_keeps(key))
                     || (mode.strict && !STRICT_KEEP.contains(&key))
             }
         };
