@@ -1,25 +1,9 @@
-//! Building `Options` and the environment from command-line flags and from batch `options` members.
+//! Building `Options` and the environment from command-line flags (a batch line's `options` member goes through
+//! `Options::set`).
 
 use llmshim::schema::{Env, Keywords, Nullable, Options, Recursion, Target};
-use serde_json::Value;
 
 use crate::args::OptionArgs;
-
-/// The snake-case option names a batch line's `options` member may use, in the order of the `Options` fields.
-pub const OPTION_NAMES: [&str; 12] = [
-    "strict",
-    "nullable",
-    "rewrite_one_of",
-    "strip_lookarounds",
-    "bypass",
-    "max_depth",
-    "max_nodes",
-    "max_literal_bytes",
-    "diagnostics",
-    "structured_output",
-    "keywords",
-    "recursion",
-];
 
 /// Parses a nullable policy: `preserve`, `marker` or `remove`, in any ASCII case.
 ///
@@ -35,12 +19,7 @@ pub const OPTION_NAMES: [&str; 12] = [
 /// assert!(parse_nullable("null").is_err());
 /// ```
 pub fn parse_nullable(text: &str) -> Result<Nullable, String> {
-    [Nullable::Preserve, Nullable::Marker, Nullable::Remove]
-        .into_iter()
-        .find(|n| n.as_str().eq_ignore_ascii_case(text))
-        .ok_or_else(|| {
-            format!("unknown nullable policy {text:?} (expected preserve, marker or remove)")
-        })
+    text.parse::<Nullable>().map_err(|e| e.to_string())
 }
 
 /// Parses a keyword profile: `current` or `conservative`, in any ASCII case.
@@ -57,12 +36,9 @@ pub fn parse_nullable(text: &str) -> Result<Nullable, String> {
 /// assert!(parse_keywords("narrow").is_err());
 /// ```
 pub fn parse_keywords(text: &str) -> Result<Keywords, String> {
-    Keywords::ALL
-        .into_iter()
-        .find(|k| k.as_str().eq_ignore_ascii_case(text))
-        .ok_or_else(|| {
-            format!("unknown keyword profile {text:?} (expected current or conservative)")
-        })
+    text.to_ascii_lowercase()
+        .parse::<Keywords>()
+        .map_err(|e| e.to_string())
 }
 
 /// Parses a recursion mode: `fallback`, `keep-refs`, `keep-refs:optional-only`, `unroll` (depth 3) or
@@ -162,74 +138,4 @@ impl OptionArgs {
             Env::Process
         }
     }
-}
-
-/// Applies one member of a batch line's `options` to `options`, by its snake-case name.
-///
-/// # Errors
-///
-/// A message for an unknown name or a value of the wrong type.
-///
-/// ```
-/// use llmshim::schema::{Nullable, Options, Target};
-/// use llmshim_cli::options::apply_member;
-/// use serde_json::json;
-///
-/// let mut options = Options::for_target(Target::Google);
-/// apply_member(&mut options, "nullable", &json!("PRESERVE")).unwrap();
-/// apply_member(&mut options, "max_nodes", &json!(10)).unwrap();
-/// apply_member(&mut options, "keywords", &json!("conservative")).unwrap();
-/// assert_eq!((options.nullable, options.budget.max_nodes), (Nullable::Preserve, 10));
-/// assert_eq!(options.keywords, llmshim::schema::Keywords::Conservative);
-/// assert!(apply_member(&mut options, "recursion", &json!(true)).is_err());
-/// assert!(apply_member(&mut options, "strict", &json!("true")).is_err());
-/// ```
-pub fn apply_member(options: &mut Options, name: &str, value: &Value) -> Result<(), String> {
-    let flag = || {
-        value
-            .as_bool()
-            .ok_or_else(|| format!("option {name:?} must be a boolean"))
-    };
-    let count = || {
-        value
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("option {name:?} must be a non-negative integer"))
-    };
-    match name {
-        "strict" => options.strict = flag()?,
-        "nullable" => {
-            let text = value
-                .as_str()
-                .ok_or_else(|| format!("option {name:?} must be a string"))?;
-            options.nullable = parse_nullable(text)?;
-        }
-        "rewrite_one_of" => options.rewrite_one_of = flag()?,
-        "strip_lookarounds" => options.strip_lookarounds = flag()?,
-        "bypass" => options.bypass = flag()?,
-        "max_depth" => options.budget.max_depth = count()?,
-        "max_nodes" => options.budget.max_nodes = count()?,
-        "max_literal_bytes" => options.budget.max_literal_bytes = count()?,
-        "diagnostics" => options.diagnostics = flag()?,
-        "structured_output" => options.structured_output = flag()?,
-        "keywords" => {
-            let text = value
-                .as_str()
-                .ok_or_else(|| format!("option {name:?} must be a string"))?;
-            options.keywords = parse_keywords(text)?;
-        }
-        "recursion" => {
-            let text = value
-                .as_str()
-                .ok_or_else(|| format!("option {name:?} must be a string"))?;
-            options.recursion = Some(parse_recursion(text)?);
-        }
-        _ => {
-            return Err(format!(
-                "unknown option {name:?} (expected one of {})",
-                OPTION_NAMES.join(", ")
-            ));
-        }
-    }
-    Ok(())
 }

@@ -27,6 +27,34 @@ impl Nullable {
     }
 }
 
+impl Nullable {
+    /// The three policies, in the order of their declaration.
+    pub const ALL: [Nullable; 3] = [Nullable::Preserve, Nullable::Marker, Nullable::Remove];
+}
+
+/// The text of a [`Nullable`] that names no policy.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown nullable policy {text:?} (expected preserve, marker or remove)")]
+#[non_exhaustive]
+pub struct UnknownNullable {
+    /// The text that named no policy.
+    pub text: String,
+}
+
+impl std::str::FromStr for Nullable {
+    type Err = UnknownNullable;
+
+    /// A policy by its [`Nullable::as_str`] name, in any ASCII case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Nullable::ALL
+            .into_iter()
+            .find(|n| n.as_str().eq_ignore_ascii_case(text))
+            .ok_or_else(|| UnknownNullable {
+                text: text.to_owned(),
+            })
+    }
+}
+
 /// The option defaults a rule set gives `Options::for_target`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -241,7 +241,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(degrade, module)?)?;
     module.add("MAX_KEYWORD_STEPS", llmshim::rejection::MAX_KEYWORD_STEPS)?;
     module.add("MAX_VALUES", convert::MAX_VALUES)?;
-    module.add("OPTION_NAMES", options::NAMES.to_vec())?;
+    module.add("OPTION_NAMES", options::names())?;
     module.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

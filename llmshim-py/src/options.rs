@@ -1,24 +1,18 @@
 //! Keyword arguments to `Options`: the target by its command-line name, `strict`, and the options of the batch
 //! lines by their snake-case names.
 
-use llmshim::schema::{Keywords, Nullable, Options, Recursion, Target};
+use llmshim::schema::{OPTION_NAMES, OptionError, Options, Target};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use serde_json::Value;
 
-/// The option names `**options` accepts, in the contract's order.
-pub(crate) const NAMES: [&str; 11] = [
-    "nullable",
-    "rewrite_one_of",
-    "strip_lookarounds",
-    "bypass",
-    "max_depth",
-    "max_nodes",
-    "max_literal_bytes",
-    "diagnostics",
-    "structured_output",
-    "keywords",
-    "recursion",
-];
+/// The option names `**options` accepts: the facade's names but `strict`, which is a parameter of its own.
+pub(crate) fn names() -> Vec<&'static str> {
+    OPTION_NAMES
+        .into_iter()
+        .filter(|name| *name != "strict")
+        .collect()
+}
 
 /// Why options could not be built: an unknown name (a `TypeError` in Python) or a bad value (an `OptionError`).
 #[derive(Debug)]
@@ -57,82 +51,40 @@ pub(crate) fn build(
     Ok(built)
 }
 
+/// Sets one keyword argument through `Options::set`, after reading the Python value as the JSON value it stands for.
 fn apply(options: &mut Options, name: &str, value: &Bound<'_, PyAny>) -> Result<(), OptionProblem> {
-    let flag = || {
-        value
-            .cast::<PyBool>()
-            .map(PyBoolMethods::is_true)
-            .map_err(|_| OptionProblem::BadValue(format!("option {name:?} must be a bool")))
-    };
-    let count = || {
-        if value.cast::<PyBool>().is_ok() {
-            return Err(OptionProblem::BadValue(format!(
-                "option {name:?} must be a non-negative int"
-            )));
+    if name == "strict" {
+        return Err(OptionProblem::UnknownName(format!(
+            "unknown option {name:?} (strict is a parameter of its own)"
+        )));
+    }
+    options.set(name, &json_of(value)).map_err(|e| match e {
+        OptionError::UnknownName { .. } => OptionProblem::UnknownName(format!(
+            "unknown option {name:?} (expected one of {})",
+            names().join(", ")
+        )),
+        other => OptionProblem::BadValue(other.to_string()),
+    })
+}
+
+/// The JSON value an option's Python value stands for: a bool, an int, a str; anything else (a float included, which
+/// no option takes) reads as `null`, which every option refuses.
+fn json_of(value: &Bound<'_, PyAny>) -> Value {
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Value::Bool(flag.is_true());
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        return text
+            .to_cow()
+            .map_or(Value::Null, |t| Value::String(t.into_owned()));
+    }
+    if value.cast::<PyInt>().is_ok() {
+        if let Ok(n) = value.extract::<u64>() {
+            return Value::from(n);
         }
-        value.extract::<usize>().map_err(|_| {
-            OptionProblem::BadValue(format!("option {name:?} must be a non-negative int"))
-        })
-    };
-    match name {
-        "nullable" => {
-            let text = value
-                .cast::<PyString>()
-                .ok()
-                .and_then(|t| t.to_cow().ok().map(|t| t.to_ascii_lowercase()))
-                .unwrap_or_default();
-            options.nullable = match text.as_str() {
-                "preserve" => Nullable::Preserve,
-                "marker" => Nullable::Marker,
-                "remove" => Nullable::Remove,
-                _ => {
-                    return Err(OptionProblem::BadValue(
-                        "option \"nullable\" must be \"preserve\", \"marker\" or \"remove\""
-                            .to_owned(),
-                    ));
-                }
-            };
-        }
-        "keywords" => {
-            let text = value
-                .cast::<PyString>()
-                .ok()
-                .and_then(|t| t.to_cow().ok().map(|t| t.to_ascii_lowercase()))
-                .unwrap_or_default();
-            options.keywords = text.parse::<Keywords>().map_err(|_| {
-                OptionProblem::BadValue(
-                    "option \"keywords\" must be \"current\" or \"conservative\"".to_owned(),
-                )
-            })?;
-        }
-        "rewrite_one_of" => options.rewrite_one_of = flag()?,
-        "strip_lookarounds" => options.strip_lookarounds = flag()?,
-        "bypass" => options.bypass = flag()?,
-        "max_depth" => options.budget.max_depth = count()?,
-        "max_nodes" => options.budget.max_nodes = count()?,
-        "max_literal_bytes" => options.budget.max_literal_bytes = count()?,
-        "diagnostics" => options.diagnostics = flag()?,
-        "structured_output" => options.structured_output = flag()?,
-        "recursion" => {
-            let text = value
-                .cast::<PyString>()
-                .ok()
-                .and_then(|t| t.to_cow().ok().map(std::borrow::Cow::into_owned))
-                .unwrap_or_default();
-            let mode = text.parse::<Recursion>().map_err(|_| {
-                OptionProblem::BadValue(
-                    "option \"recursion\" must be \"fallback\", \"keep-refs\", \"keep-refs:optional-only\", \"unroll\" or \"unroll:<N>\" with N >= 1"
-                        .to_owned(),
-                )
-            })?;
-            options.recursion = Some(mode);
-        }
-        _ => {
-            return Err(OptionProblem::UnknownName(format!(
-                "unknown option {name:?} (expected one of {})",
-                NAMES.join(", ")
-            )));
+        if let Ok(n) = value.extract::<i64>() {
+            return Value::from(n);
         }
     }
-    Ok(())
+    Value::Null
 }

@@ -12,6 +12,7 @@
 //! assert_eq!(schema["properties"]["name"]["nullable"], true);
 //! ```
 
+mod by_name;
 pub mod env;
 mod mcp;
 mod normalizer;
@@ -21,6 +22,7 @@ pub(crate) mod pipeline;
 mod target;
 pub mod validate;
 
+pub use by_name::{OPTION_NAMES, OptionError};
 pub use env::{Env, EnvFlags};
 #[doc(inline)]
 pub use llmshim_core::{

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::api::Api;
 use crate::batch::env::line_flags;
 use crate::json::{self, dismantle};
-use crate::options::{apply_member, parse_target};
+use crate::options::parse_target;
 
 /// One parsed batch line, ready to run.
 #[derive(Clone, Debug)]
@@ -158,7 +158,9 @@ fn line_settings(
     }
     if let Some(members) = object(map, "options")? {
         for (name, value) in members {
-            apply_member(&mut options, name, value)?;
+            options
+                .set(name, value)
+                .map_err(|e| LineError::new(e.to_string()))?;
         }
     }
     let env = match object(map, "env")? {

@@ -1,12 +1,9 @@
-//! Library-level tests of the option builder: command-line flags and batch members over the target defaults.
+//! Library-level tests of the option builder: command-line flags over the target defaults.
 
 use clap::Parser;
 use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Recursion, Target};
 use llmshim_cli::args::{Cli, Command, OptionArgs};
-use llmshim_cli::options::{
-    OPTION_NAMES, apply_member, parse_keywords, parse_nullable, parse_target,
-};
-use serde_json::json;
+use llmshim_cli::options::{parse_keywords, parse_nullable, parse_target};
 
 fn parsed(args: &[&str]) -> OptionArgs {
     let cli = Cli::try_parse_from(
@@ -83,46 +80,6 @@ fn no_cache_fixes_the_flags_with_the_cache_off() {
         Env::Fixed(flags) => assert!(flags.no_schema_cache),
         other => panic!("unexpected {other:?}"),
     }
-}
-
-#[test]
-fn every_batch_member_name_is_accepted() {
-    let values = [
-        json!(true),
-        json!("remove"),
-        json!(true),
-        json!(true),
-        json!(true),
-        json!(1),
-        json!(2),
-        json!(3),
-        json!(true),
-        json!(true),
-        json!("conservative"),
-        json!("unroll:2"),
-    ];
-    assert_eq!(values.len(), OPTION_NAMES.len());
-    let mut options = Options::for_target(Target::Anthropic);
-    for (name, value) in OPTION_NAMES.iter().zip(&values) {
-        apply_member(&mut options, name, value).unwrap();
-    }
-    let expected = Options::for_target(Target::Anthropic)
-        .with_strict(true)
-        .with_nullable(Nullable::Remove)
-        .with_rewrite_one_of(true)
-        .with_strip_lookarounds(true)
-        .with_bypass(true)
-        .with_budget(
-            Budget::default()
-                .with_max_depth(1)
-                .with_max_nodes(2)
-                .with_max_literal_bytes(3),
-        )
-        .with_diagnostics(true)
-        .with_structured_output(true)
-        .with_keywords(Keywords::Conservative)
-        .with_recursion(Recursion::unroll(2));
-    assert_eq!(options, expected);
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod invariants;
 mod keyword_counts;
 mod loss;
 mod memo;
+mod options_by_name;
 mod oracle;
 mod outcome;
 mod output;
