@@ -1,7 +1,7 @@
 //! Library-level tests of the option builder: command-line flags over the target defaults.
 
 use clap::Parser;
-use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Recursion, Target};
+use llmshim::schema::{Budget, Env, Keywords, Nullable, Options, Target};
 use llmshim_cli::args::{Cli, Command, OptionArgs};
 use llmshim_cli::options::{parse_keywords, parse_nullable, parse_target};
 
