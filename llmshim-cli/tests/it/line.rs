@@ -106,11 +106,11 @@ fn every_malformed_line_has_a_message() {
         ),
         (
             r#"{"api": "normalize", "target": "chat", "options": {"nullable": "never"}, "input": {}}"#,
-            "unknown nullable policy",
+            "option \"nullable\" must be \"preserve\", \"marker\" or \"remove\"",
         ),
         (
             r#"{"api": "normalize", "target": "chat", "options": {"nullable": true}, "input": {}}"#,
-            "must be a string",
+            "option \"nullable\" must be \"preserve\", \"marker\" or \"remove\"",
         ),
         (
             r#"{"api": "normalize", "target": "chat", "options": {"bypass": 1}, "input": {}}"#,
