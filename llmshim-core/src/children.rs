@@ -167,7 +167,7 @@ pub fn children(map: &Map<String, Value>) -> Children<'_> {
     Children {
         keys: map.iter(),
         inner: Inner::Idle,
-        prefix_items: map.contains_key("prefixItems"),
+        prefix_items: crate::json::has(map, "prefixItems"),
         definitions: false,
         snake_case: false,
     }

@@ -26,6 +26,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::json;
 use crate::pointer::push_token;
 use crate::report::Normalization;
 
@@ -86,16 +87,18 @@ impl ToolShape {
             return false;
         };
         match (self.holder, self.tag) {
-            (Some(holder), _) => map.get(holder).is_some_and(Value::is_object),
-            (None, Some((key, value))) => map.get(key).and_then(Value::as_str) == Some(value),
-            (None, None) => map.contains_key(self.schema),
+            (Some(holder), _) => json::member(map, holder).is_some_and(Value::is_object),
+            (None, Some((key, value))) => {
+                json::member(map, key).and_then(Value::as_str) == Some(value)
+            }
+            (None, None) => json::has(map, self.schema),
         }
     }
 
     /// The object that holds the tool's fields: the holder member, or the tool itself.
     pub fn fields<'a>(&self, tool: &'a Value) -> Option<&'a Map<String, Value>> {
         match self.holder {
-            Some(holder) => tool.get(holder)?.as_object(),
+            Some(holder) => json::member(tool.as_object()?, holder)?.as_object(),
             None => tool.as_object(),
         }
     }
@@ -103,24 +106,24 @@ impl ToolShape {
     /// [`ToolShape::fields`], mutably.
     pub fn fields_mut<'a>(&self, tool: &'a mut Value) -> Option<&'a mut Map<String, Value>> {
         match self.holder {
-            Some(holder) => tool.get_mut(holder)?.as_object_mut(),
+            Some(holder) => json::member_mut(tool.as_object_mut()?, holder)?.as_object_mut(),
             None => tool.as_object_mut(),
         }
     }
 
     /// The tool's schema, when it has one.
     pub fn schema<'a>(&self, tool: &'a Value) -> Option<&'a Value> {
-        self.fields(tool)?.get(self.schema)
+        json::member(self.fields(tool)?, self.schema)
     }
 
     /// The tool's schema, mutably.
     pub fn schema_mut<'a>(&self, tool: &'a mut Value) -> Option<&'a mut Value> {
-        self.fields_mut(tool)?.get_mut(self.schema)
+        json::member_mut(self.fields_mut(tool)?, self.schema)
     }
 
     /// The tool's own boolean `strict`, when it has one.
     pub fn strict(&self, tool: &Value) -> Option<bool> {
-        self.fields(tool)?.get(STRICT).and_then(Value::as_bool)
+        json::member(self.fields(tool)?, STRICT).and_then(Value::as_bool)
     }
 
     /// Appends the pointer tokens of the schema inside a tool of this shape to `pointer`.

@@ -42,6 +42,15 @@ pub fn member<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
     }
 }
 
+/// [`member`], mutably.
+pub fn member_mut<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
+    if map.len() <= SCAN {
+        map.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+    } else {
+        map.get_mut(key)
+    }
+}
+
 /// Whether `map` has the member `key`, found as [`member`] finds it.
 pub fn has(map: &Map<String, Value>, key: &str) -> bool {
     member(map, key).is_some()

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use hashbrown::HashMap;
 use llmshim_core::children::{Slot, children};
-use llmshim_core::{Budget, FallbackKind, FallbackReason, Meter};
+use llmshim_core::{Budget, FallbackKind, FallbackReason, Meter, json};
 use serde_json::Value;
 
 use crate::draft::Draft;
@@ -394,9 +394,11 @@ impl Scan<'_, '_> {
         // hashed lookups.
         let identified = map.keys().any(|key| key.starts_with('$') || key == "id");
         let id = if identified {
-            match map.get("$id") {
+            match json::member(map, "$id") {
                 Some(Value::String(id)) => Some(id.as_str()),
-                None if self.draft.uses_plain_id() => map.get("id").and_then(Value::as_str),
+                None if self.draft.uses_plain_id() => {
+                    json::member(map, "id").and_then(Value::as_str)
+                }
                 _ => None,
             }
         } else {
@@ -429,7 +431,7 @@ impl Scan<'_, '_> {
             if !identified {
                 break;
             }
-            if let Some(Value::String(name)) = map.get(key) {
+            if let Some(Value::String(name)) = json::member(map, key) {
                 let anchor = format!("{base}#{name}");
                 self.charge(anchor.len())?;
                 let loc = self.here();

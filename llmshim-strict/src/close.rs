@@ -51,7 +51,7 @@ impl Pass for CloseObjects {
         let Some(map) = node.as_object_mut() else {
             return Ok(());
         };
-        if map.get("type").and_then(Value::as_str) != Some("object") {
+        if json::member(map, "type").and_then(Value::as_str) != Some("object") {
             return Ok(());
         }
         close(map, cx)

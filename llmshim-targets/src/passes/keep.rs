@@ -86,7 +86,7 @@ const CONST_TO_ENUM: &str = "google.const-to-enum";
 /// and the `const` goes. When the `enum` holds no such value (nothing is valid), or is not an array, nothing changes
 /// and the keep-list lifts the `const` as before. Returns whether the node changed.
 fn const_to_enum(map: &mut Map<String, Value>) -> bool {
-    let Some(Value::String(text)) = map.get("const") else {
+    let Some(Value::String(text)) = json::member(map, "const") else {
         return false;
     };
     if map.get("type").and_then(Value::as_str) != Some("string") {

@@ -2,7 +2,7 @@
 
 use llmshim_core::rules::EmptyProperties;
 use llmshim_core::walk::{NodeCtx, Pass};
-use llmshim_core::{ChangeKind, FallbackReason, RuleSet};
+use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
 /// W26: with `empty_properties: Add`, appends `properties: {}` to every node without it whose `type` is `"object"`
@@ -29,8 +29,8 @@ impl Pass for EmptyPropertiesAdd<'_> {
             return Ok(());
         }
         if let Some(map) = node.as_object_mut()
-            && is_object_type(map.get("type"))
-            && !map.contains_key("properties")
+            && is_object_type(json::member(map, "type"))
+            && !json::has(map, "properties")
         {
             map.insert("properties".to_owned(), Value::Object(Map::new()));
             cx.record(

@@ -101,7 +101,7 @@ fn record(
     };
     let name = function
         .and_then(|f| p.shape.fields(f))
-        .and_then(|f| f.get("name"));
+        .and_then(|f| llmshim_core::json::member(f, "name"));
     out.tools.push(ToolReport {
         index: p.index,
         name: name.and_then(Value::as_str).map(str::to_owned),
