@@ -44,9 +44,14 @@ pub struct ToolShape {
     pub holder: Option<&'static str>,
     /// The key that holds the schema, such as `parameters` or `input_schema`.
     pub schema: &'static str,
-    /// Other keys that hold a schema the provider reads in another dialect (Gemini's `parametersJsonSchema`): the
-    /// translation leaves them alone, and a tool that has one is not given a schema under [`ToolShape::schema`].
+    /// Other keys under which a function of this shape may hold its schema in another dialect of the same provider
+    /// (Gemini's `parameters` and `parametersJsonSchema`): a function without the schema key is read from the first
+    /// of them it has, and its translated schema is written under [`ToolShape::schema`] in that key's place.
     pub alternates: &'static [&'static str],
+    /// Keys under which a function may hold a schema in a dialect this target does not write (Code Assist and
+    /// Gemini's `parametersJsonSchema`): the translation leaves such a key as it is, and a function that has one is
+    /// given no schema under [`ToolShape::schema`].
+    pub kept: &'static [&'static str],
 }
 
 impl ToolShape {
@@ -57,13 +62,21 @@ impl ToolShape {
             holder: None,
             schema,
             alternates: &[],
+            kept: &[],
         }
     }
 
-    /// Sets the other keys that hold a schema in another dialect.
+    /// Sets the other keys a function's schema may be read from.
     #[must_use]
     pub const fn with_alternates(mut self, alternates: &'static [&'static str]) -> Self {
         self.alternates = alternates;
+        self
+    }
+
+    /// Sets the keys of schemas in a dialect this target leaves as they are.
+    #[must_use]
+    pub const fn with_kept(mut self, kept: &'static [&'static str]) -> Self {
+        self.kept = kept;
         self
     }
 
@@ -111,14 +124,41 @@ impl ToolShape {
         }
     }
 
-    /// The tool's schema, when it has one.
+    /// The key that holds the schema in a function's `fields`: the shape's schema key when present, else the first
+    /// alternate present; `None` when the function has no schema.
+    ///
+    /// ```
+    /// use llmshim_core::envelope::ToolShape;
+    /// use serde_json::json;
+    ///
+    /// let shape = ToolShape::new("parametersJsonSchema").with_alternates(&["parameters"]);
+    /// let declaration = json!({"name": "f", "parameters": {"type": "object"}});
+    /// let fields = declaration.as_object().unwrap();
+    /// assert_eq!(shape.schema_key(fields), Some("parameters"));
+    /// assert_eq!(shape.schema(&declaration), Some(&json!({"type": "object"})));
+    /// ```
+    pub fn schema_key(&self, fields: &Map<String, Value>) -> Option<&'static str> {
+        if fields.contains_key(self.schema) {
+            return Some(self.schema);
+        }
+        self.alternates
+            .iter()
+            .copied()
+            .find(|k| fields.contains_key(*k))
+    }
+
+    /// The tool's schema, when it has one (under the schema key or an alternate).
     pub fn schema<'a>(&self, tool: &'a Value) -> Option<&'a Value> {
-        json::member(self.fields(tool)?, self.schema)
+        let fields = self.fields(tool)?;
+        json::member(fields, self.schema)
+            .or_else(|| self.alternates.iter().find_map(|k| json::member(fields, k)))
     }
 
     /// The tool's schema, mutably.
     pub fn schema_mut<'a>(&self, tool: &'a mut Value) -> Option<&'a mut Value> {
-        json::member_mut(self.fields_mut(tool)?, self.schema)
+        let fields = self.fields_mut(tool)?;
+        let key = self.schema_key(fields)?;
+        json::member_mut(fields, key)
     }
 
     /// The tool's own boolean `strict`, when it has one.
@@ -128,10 +168,15 @@ impl ToolShape {
 
     /// Appends the pointer tokens of the schema inside a tool of this shape to `pointer`.
     pub fn push_schema_tokens(&self, pointer: &mut String) {
+        self.push_tokens_of(pointer, self.schema);
+    }
+
+    /// Appends the pointer tokens of the member `key` (the schema key or an alternate) inside a tool of this shape.
+    pub fn push_tokens_of(&self, pointer: &mut String, key: &str) {
         if let Some(holder) = self.holder {
             push_token(pointer, holder);
         }
-        push_token(pointer, self.schema);
+        push_token(pointer, key);
     }
 }
 

@@ -1,17 +1,33 @@
 //! The built-in targets: each is rule-set data behind the same `TargetRules` interface a custom target implements.
 
-use llmshim_core::{RuleSet, TargetRules};
+use llmshim_core::walk::NodeCtx;
+use llmshim_core::{FallbackReason, RuleSet, TargetRules};
+use serde_json::Value;
 
-/// A built-in target: an id and its rule set, nothing else (no hooks).
+/// A target hook, run on every visited schema object (see [`TargetRules::enter`] and [`TargetRules::leave`]).
+pub(crate) type Hook = fn(&mut Value, &mut NodeCtx<'_>) -> Result<(), FallbackReason>;
+
+/// A built-in target: an id, its rule set and, for a target whose rules are not all rule-set data, its hooks.
 #[derive(Debug)]
 pub struct Builtin {
     id: &'static str,
     rules: RuleSet,
+    enter: Option<Hook>,
 }
 
 impl Builtin {
     pub(crate) const fn new(id: &'static str, rules: &RuleSet) -> Self {
-        Builtin { id, rules: *rules }
+        Builtin {
+            id,
+            rules: *rules,
+            enter: None,
+        }
+    }
+
+    /// Sets the hook run at the target's `enter` step.
+    pub(crate) const fn with_enter(mut self, hook: Hook) -> Self {
+        self.enter = Some(hook);
+        self
     }
 }
 
@@ -22,5 +38,12 @@ impl TargetRules for Builtin {
 
     fn rules(&self) -> &RuleSet {
         &self.rules
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        match self.enter {
+            Some(hook) => hook(node, cx),
+            None => Ok(()),
+        }
     }
 }

@@ -15,7 +15,8 @@ pub static GOOGLE: Builtin = Builtin::new("google", &RULES);
 
 /// Function declarations gathered in `[{"functionDeclarations": [{"name", "description", "parameters"}]}]`, never a
 /// `strict` key; an object schema without properties is left out, since Gemini rejects an empty `properties` map. A
-/// declaration's `parametersJsonSchema` (Gemini's JSON Schema dialect) is left as it is.
+/// declaration that arrives with `parametersJsonSchema` (Gemini's JSON Schema dialect) is read from there and written
+/// as `parameters`.
 pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Declarations {
     list: "functionDeclarations",
     declaration: ToolShape::new("parameters").with_alternates(&["parametersJsonSchema"]),

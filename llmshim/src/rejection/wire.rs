@@ -259,17 +259,13 @@ impl Wire {
         sites
     }
 
-    /// The key under which a function's fields hold its schema: the shape's, else an alternate that is present.
+    /// The key under which a function's fields hold its schema: the shape's, else an alternate or a kept key (a
+    /// schema in the provider's other dialect) that is present, else the shape's (absent).
     fn schema_key(&self, fields: &Map<String, Value>) -> &'static str {
         let shape = self.envelope.function_shape();
-        if fields.contains_key(shape.schema) {
-            return shape.schema;
-        }
         shape
-            .alternates
-            .iter()
-            .copied()
-            .find(|k| fields.contains_key(*k))
+            .schema_key(fields)
+            .or_else(|| shape.kept.iter().copied().find(|k| fields.contains_key(*k)))
             .unwrap_or(shape.schema)
     }
 

@@ -34,9 +34,10 @@ pub(crate) fn strict_value(envelope: &Envelope, p: &Pending) -> Option<bool> {
     envelope.strict_value(p.requested, p.has_schema.then_some(&p.report))
 }
 
-/// Writes a pending tool's schema and `strict` into the object holding its fields: the schema replaced (or left out,
-/// by the envelope's empty-schema rule; a function without any schema, not even under an alternate key, gets what
-/// that rule gives absent schemas), `strict` written when the envelope says so and removed when it never writes one
+/// Writes a pending tool's schema and `strict` into the object holding its fields: the schema replaced under the
+/// shape's schema key, also when it was read from an alternate key (or left out, by the envelope's empty-schema rule;
+/// a function without any schema, not even under a key the shape keeps as it is, gets what that rule gives absent
+/// schemas), `strict` written when the envelope says so and removed when it never writes one
 /// or nothing was normalized; returns whether the object changed.
 fn edit_fields(
     fields: &mut Map<String, Value>,
@@ -47,6 +48,11 @@ fn edit_fields(
 ) -> bool {
     let mut changed = false;
     let key = shape.schema;
+    // A schema read from an alternate key (the provider's other dialect) is written under the shape's key, in the
+    // alternate's place.
+    if p.key != key && json::rename_in_place(fields, p.key, key) {
+        changed = true;
+    }
     match p.schema.take() {
         Some(schema) => match (envelope.empty_schema.apply(schema), p.taken) {
             // The slot holds the `null` left when the schema was moved out; the report says whether it changed.
@@ -57,7 +63,7 @@ fn edit_fields(
             (Some(schema), false) => changed |= put(fields, key, schema),
             (None, _) => changed |= take(fields, key),
         },
-        None if shape.alternates.iter().any(|k| fields.contains_key(*k)) => {}
+        None if shape.kept.iter().any(|k| fields.contains_key(*k)) => {}
         None => {
             if let Some(schema) = envelope.empty_schema.absent() {
                 changed |= put(fields, key, schema);

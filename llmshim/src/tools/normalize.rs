@@ -33,6 +33,9 @@ pub(crate) struct Pending {
     pub(crate) requested: bool,
     /// The tool has a schema key.
     pub(crate) has_schema: bool,
+    /// The key the schema was read from: the shape's schema key, or an alternate (a Gemini declaration's other
+    /// dialect); the translated schema is written under the shape's schema key in its place.
+    pub(crate) key: &'static str,
     /// The schema was moved out of the tool (its slot holds `null` until assembly puts the result back), so
     /// whether the tool changed is the report's `changed`, not a comparison with the slot.
     pub(crate) taken: bool,
@@ -54,12 +57,14 @@ impl Pending {
             // An index is digits only, so it needs no escaping.
             let _ = write!(p, "/tools/{}", self.index);
         }
-        if self.declaration.is_some() {
-            p.push_str(&envelope.schema_pointer(self.declaration));
+        if let (Some(d), Layout::Declarations { list, .. }) = (self.declaration, envelope.layout) {
+            llmshim_core::pointer::push_token(&mut p, list);
+            llmshim_core::pointer::push_token(&mut p, &d.to_string());
+            self.shape.push_tokens_of(&mut p, self.key);
         } else if self.from_mcp {
             llmshim_core::pointer::push_token(&mut p, MCP_SCHEMA);
         } else {
-            self.shape.push_schema_tokens(&mut p);
+            self.shape.push_tokens_of(&mut p, self.key);
         }
         p
     }
@@ -187,9 +192,11 @@ impl Normalizer {
         if !movable {
             return self.normalize_one(run, shape, tool, requested);
         }
+        let key = schema_key(shape, tool);
         let schema = shape.schema_mut(tool).map(std::mem::take);
         let mut p = self.normalize_schema(run, shape, schema, requested);
         p.taken = true;
+        p.key = key;
         p
     }
 
@@ -201,6 +208,7 @@ impl Normalizer {
         requested: bool,
     ) -> Pending {
         let schema = shape.schema(tool);
+        let key = schema_key(shape, tool);
         if schema.is_some_and(|s| json::depth_within(s, HARD_MAX_DEPTH).is_none()) {
             // Too deep to copy, compare or drop recursively: it falls back without being touched (even under
             // bypass, since no provider accepts such a schema), and the placeholder original is never read as one.
@@ -219,13 +227,16 @@ impl Normalizer {
                 declaration: None,
                 requested,
                 has_schema: true,
+                key,
                 taken: false,
                 original: None,
                 schema: Some(fallback()),
                 report,
             };
         }
-        self.normalize_schema(run, shape, schema.cloned(), requested)
+        let mut p = self.normalize_schema(run, shape, schema.cloned(), requested);
+        p.key = key;
+        p
     }
 
     /// Normalizes a tool's schema (or its absence) into a pending tool; the schema is within the walker's depth.
@@ -260,6 +271,7 @@ impl Normalizer {
             declaration: None,
             requested,
             has_schema,
+            key: shape.schema,
             taken: false,
             original,
             schema,
@@ -277,4 +289,12 @@ fn budgeted(options: &Options, requested: bool) -> bool {
             .rules()
             .strict
             .is_some_and(|s| s.anthropic_budget.is_some())
+}
+
+/// The key `tool`, of `shape`, holds its schema under: the shape's schema key, or an alternate it has instead.
+fn schema_key(shape: ToolShape, tool: &Value) -> &'static str {
+    shape
+        .fields(tool)
+        .and_then(|f| shape.schema_key(f))
+        .unwrap_or(shape.schema)
 }

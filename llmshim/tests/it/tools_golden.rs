@@ -917,7 +917,9 @@ fn google_array_keeps_entries_in_place_and_gathers_the_rest() {
             {"functionDeclarations": [
                 {"name": "d0"},
                 "not an object",
-                {"name": "d2", "parametersJsonSchema": {"type": ["string", "null"], "$ref": "#/x", "properties": {}}},
+                // Read from `parametersJsonSchema`, written as `parameters`: it falls back (`#/x` resolves to
+                // nothing), and a fallback is left out.
+                {"name": "d2"},
                 {"name": "d3", "description": "D3", "parameters": {"type": "object", "properties": {"n": {"type": "string", "nullable": true}}}},
                 {"name": "d4"}
             ], "x-entry": 1},
@@ -933,20 +935,23 @@ fn google_array_keeps_entries_in_place_and_gathers_the_rest() {
         [
             (1, Some("c1"), "/tools/1/function/parameters"),
             (2, Some("d0"), "/tools/2/functionDeclarations/0/parameters"),
-            (2, Some("d2"), "/tools/2/functionDeclarations/2/parameters"),
+            (
+                2,
+                Some("d2"),
+                "/tools/2/functionDeclarations/2/parametersJsonSchema"
+            ),
             (2, Some("d3"), "/tools/2/functionDeclarations/3/parameters"),
             (2, Some("d4"), "/tools/2/functionDeclarations/4/parameters"),
             (3, Some("f1"), "/tools/3/parameters"),
             (5, Some("a1"), "/tools/5/input_schema"),
         ]
     );
-    // The declaration without `parameters` is not normalized.
-    assert_eq!(report.tools[2].normalization, Normalization::default());
+    assert!(report.tools[2].normalization.used_fallback);
     assert_eq!(
         reason(&report.summary),
         Some((
             "unresolved_ref",
-            "/tools/2/functionDeclarations/4/parameters".to_owned()
+            "/tools/2/functionDeclarations/2/parametersJsonSchema".to_owned()
         ))
     );
     assert!(report.tools[4].normalization.used_fallback);
@@ -980,8 +985,8 @@ fn code_assist_array_sends_an_object_type_for_empty_parameters() {
 #[test]
 fn code_assist_gives_a_tool_without_a_schema_an_object_type() {
     // A Claude model behind Code Assist needs an input schema, so a declaration without any schema member is sent
-    // with the same `{"type":"object"}` as an empty one; Google sends none, and a `parametersJsonSchema` is a
-    // schema member of its own.
+    // with the same `{"type":"object"}` as an empty one, and a `parametersJsonSchema` is a schema member of its own
+    // there. Google reads a `parametersJsonSchema` as the declaration's schema, and sends no empty one.
     let request = json!({"tools": [
         {"type": "function", "function": {"name": "bare"}},
         {"functionDeclarations": [
@@ -1009,7 +1014,7 @@ fn code_assist_gives_a_tool_without_a_schema_an_object_type() {
             {"functionDeclarations": [{"name": "bare"}]},
             {"functionDeclarations": [
                 {"name": "decl"},
-                {"name": "json", "parametersJsonSchema": {"type": "object"}}
+                {"name": "json"}
             ]}
         ]}),
     );
