@@ -1,9 +1,11 @@
-//! Provider rule sets for llmshim: OpenAI Chat and Responses, Anthropic, Google Gemini, Cloud Code Assist and MCP.
+//! Provider rule sets for llmshim: OpenAI Chat and Responses, Anthropic, Google Gemini (both of its schema dialects),
+//! Cloud Code Assist and MCP.
 //!
 //! Each built-in target is [`RuleSet`](llmshim_core::RuleSet) data behind the same
 //! [`TargetRules`](llmshim_core::TargetRules) interface a custom target implements; the passes in [`passes`] apply
-//! any rule set inside the one walk that `llmshim` composes. No schema logic is copied per provider: the six
-//! built-ins differ only in data.
+//! any rule set inside the one walk that `llmshim` composes. No schema logic is copied per provider: the built-ins
+//! differ in data, and the one whose rules are not all data (Gemini's JSON Schema dialect) adds a hook, as a custom
+//! target may.
 //!
 //! # Examples
 //!
@@ -25,6 +27,7 @@ mod anthropic;
 mod builtin;
 mod cloud_code_assist;
 mod google;
+mod google_json_schema;
 mod mcp;
 mod openai_chat;
 mod openai_responses;
@@ -36,6 +39,7 @@ pub use anthropic::ANTHROPIC;
 pub use builtin::Builtin;
 pub use cloud_code_assist::CLOUD_CODE_ASSIST;
 pub use google::GOOGLE;
+pub use google_json_schema::GOOGLE_JSON_SCHEMA;
 pub use mcp::MCP;
 pub use openai_chat::OPENAI_CHAT;
 pub use openai_responses::OPENAI_RESPONSES;

@@ -31,8 +31,10 @@ pub enum Target {
     OpenAiResponses,
     /// Anthropic Messages.
     Anthropic,
-    /// Google Gemini.
+    /// Google Gemini, through `parameters` and `responseSchema` (an OpenAPI-subset schema).
     Google,
+    /// Google Gemini, through `parametersJsonSchema` and `responseJsonSchema` (JSON Schema).
+    GoogleJsonSchema,
     /// Google Cloud Code Assist.
     CloudCodeAssist,
     /// MCP registries.

@@ -33,7 +33,7 @@ impl BuiltinTarget {
 
 /// The built-in targets, in the command line's order. `cargo xtask bench` and the target-table check read the rows
 /// between the markers.
-pub(super) const TABLE: [BuiltinTarget; 6] = [
+pub(super) const TABLE: [BuiltinTarget; 7] = [
     // targets:start
     BuiltinTarget::new(Target::OpenAiChat, "chat", &llmshim_targets::OPENAI_CHAT),
     BuiltinTarget::new(
@@ -43,6 +43,11 @@ pub(super) const TABLE: [BuiltinTarget; 6] = [
     ),
     BuiltinTarget::new(Target::Anthropic, "anthropic", &llmshim_targets::ANTHROPIC),
     BuiltinTarget::new(Target::Google, "google", &llmshim_targets::GOOGLE),
+    BuiltinTarget::new(
+        Target::GoogleJsonSchema,
+        "google-json",
+        &llmshim_targets::GOOGLE_JSON_SCHEMA,
+    ),
     BuiltinTarget::new(
         Target::CloudCodeAssist,
         "cca",
