@@ -2,8 +2,8 @@
 //! is the fallback or passes the target's check, is the same with and without the memo, and is a fixed point (but for
 //! one known bug, see below).
 //!
-//! The input is one JSON document followed by optional selector bytes: their sum picks the target (six), strict
-//! (off, on), the memo (off, own) and diagnostics (off, on), so plain JSON seeds start at Chat, non-strict.
+//! The input is one JSON document followed by optional selector bytes: their sum picks the target (any built-in),
+//! strict (off, on), the memo (off, own) and diagnostics (off, on), so plain JSON seeds start at Chat, non-strict.
 //! The output schema path (`normalize_output_with`) runs on the same document.
 #![no_main]
 

@@ -1,7 +1,8 @@
 //! llmshim: make one JSON Schema work on every LLM provider.
 //!
-//! Agents and gateways hand the same tool definitions to OpenAI Chat and Responses, Anthropic, Google Gemini,
-//! Google Cloud Code Assist and MCP registries, and each accepts a different subset of JSON Schema. llmshim
+//! Agents and gateways hand the same tool definitions to OpenAI Chat and Responses, Anthropic, Google Gemini (in
+//! either of its schema dialects), Google Cloud Code Assist and MCP registries, and each accepts a different subset
+//! of JSON Schema. llmshim
 //! rewrites a schema for its target with one option-driven walker: it resolves references, upgrades old drafts,
 //! applies the target's rule set and enforces strict mode; a schema it cannot make acceptable falls back to
 //! `{"type":"object","properties":{}}` on its own, so other tools of a request stay available.

@@ -79,11 +79,11 @@ pub enum Site {
     Tool {
         /// The index in `tools`.
         index: usize,
-        /// The index in the tool's `functionDeclarations`, for Google and Code Assist.
+        /// The index in the tool's `functionDeclarations`, for the Gemini targets and Code Assist.
         declaration: Option<usize>,
     },
     /// The structured-output schema (`response_format`, `text.format`, `output_config.format`,
-    /// `generationConfig.responseSchema`).
+    /// `generationConfig.responseSchema` or `responseJsonSchema`).
     OutputSchema,
 }
 

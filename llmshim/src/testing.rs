@@ -189,6 +189,10 @@ fn samples() -> Vec<(&'static str, Value)> {
             json!({"type": "object", "properties": {"next": {"$ref": "#"}}}),
         ),
         (
+            "OpenAPI markers",
+            json!({"type": "object", "properties": {"o": {"type": "string", "nullable": true, "format": "int64"}, "k": {"const": 3}}}),
+        ),
+        (
             "boolean subschema",
             json!({"type": "object", "properties": {"any": true}}),
         ),

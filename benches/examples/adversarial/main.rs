@@ -151,31 +151,31 @@ const CASES: &[Case] = &[
     Case {
         name: "deep-items-normalize",
         input: "schema nested 100,000 levels through `items`",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::nested(Nest::Items, inputs::DEEP)),
     },
     Case {
         name: "deep-properties-normalize",
         input: "schema nested 100,000 levels through `properties`",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::nested(Nest::Properties, inputs::DEEP)),
     },
     Case {
         name: "deep-anyof-normalize",
         input: "schema nested 100,000 levels through `anyOf`",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::nested(Nest::AnyOf, inputs::DEEP)),
     },
     Case {
         name: "deep-default-normalize",
         input: "`default` literal nested 100,000 arrays deep",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::deep_default(inputs::DEEP)),
     },
     Case {
         name: "deep-items-output",
         input: "output schema nested 100,000 levels through `items`",
-        operation: "normalize_output_for, 6 targets × strict off/on",
+        operation: "normalize_output_for, every target × strict off/on",
         run: |r| {
             for target in Target::BUILTIN {
                 for strict in [false, true] {
@@ -202,7 +202,7 @@ const CASES: &[Case] = &[
     Case {
         name: "deep-items-tools",
         input: "request with one chat tool whose `parameters` are nested 100,000 levels through `items`",
-        operation: "tools::normalize_native_tools, 6 targets",
+        operation: "tools::normalize_native_tools, every target",
         run: |r| {
             for target in Target::BUILTIN {
                 let mut request = inputs::chat_request(inputs::nested(Nest::Items, inputs::DEEP));
@@ -284,7 +284,7 @@ const CASES: &[Case] = &[
     Case {
         name: "reference-bomb-normalize",
         input: "40 definitions, each referring to the previous twice (2^40 nodes when expanded)",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::reference_bomb(inputs::BOMB_LEVELS)),
     },
     Case {
@@ -305,7 +305,7 @@ const CASES: &[Case] = &[
     Case {
         name: "anyof-bomb-normalize",
         input: "40 definitions, each an `anyOf` of the previous twice",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::combinator_bomb("anyOf", inputs::BOMB_LEVELS)),
     },
     Case {
@@ -353,7 +353,7 @@ const CASES: &[Case] = &[
     Case {
         name: "wide-properties-normalize",
         input: "object with 100,000 properties",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::wide_object(inputs::WIDE)),
     },
     Case {
@@ -365,7 +365,7 @@ const CASES: &[Case] = &[
     Case {
         name: "huge-string-normalize",
         input: "100 MB string in `default`",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::huge_default(inputs::HUGE_BYTES)),
     },
     Case {
@@ -386,13 +386,13 @@ const CASES: &[Case] = &[
     Case {
         name: "required-100k-normalize",
         input: "`required` with 100,000 distinct names",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::required_names(inputs::WIDE, true)),
     },
     Case {
         name: "required-100k-duplicates-normalize",
         input: "`required` with 100,000 copies of one name",
-        operation: "normalize_with, 6 targets × strict off/on",
+        operation: "normalize_with, every target × strict off/on",
         run: |r| r.normalize_all(&|| inputs::required_names(inputs::WIDE, false)),
     },
     Case {
@@ -415,7 +415,7 @@ const CASES: &[Case] = &[
     Case {
         name: "backtracking-pattern-normalize",
         input: "the same 4 patterns on a property",
-        operation: "normalize_with, 6 targets × strict off/on, 4 patterns",
+        operation: "normalize_with, every target × strict off/on, 4 patterns",
         run: |r| {
             for pattern in inputs::BACKTRACKING_PATTERNS {
                 r.normalize_all(&|| inputs::as_property(inputs::pattern_schema(pattern)));
@@ -425,7 +425,7 @@ const CASES: &[Case] = &[
     Case {
         name: "nested-groups-pattern-normalize",
         input: "`pattern` of 100,000 nested groups, and of 100,000 nested lookaheads",
-        operation: "normalize_with, 6 targets × strict off/on, 2 patterns",
+        operation: "normalize_with, every target × strict off/on, 2 patterns",
         run: |r| {
             for lookahead in [false, true] {
                 let pattern = inputs::nested_groups_pattern(inputs::DEEP, lookahead);
@@ -447,7 +447,7 @@ const CASES: &[Case] = &[
     Case {
         name: "reference-loops-normalize",
         input: "7 loops: `$ref` to `#`, anchors, mutual `$ref`s, `$dynamicRef` and `$recursiveRef` to themselves",
-        operation: "normalize_with, 6 targets × strict off/on, 7 schemas",
+        operation: "normalize_with, every target × strict off/on, 7 schemas",
         run: |r| {
             for (i, _) in inputs::reference_loops().iter().enumerate() {
                 r.normalize_all(&|| inputs::reference_loops().swap_remove(i));
@@ -477,7 +477,7 @@ const CASES: &[Case] = &[
     Case {
         name: "malformed-uris-normalize",
         input: "10 malformed `$ref`/`$id` URIs and percent-escapes (`%zz`, non-UTF-8, `[::1`, 100,000 `%25`, …)",
-        operation: "normalize_with, 6 targets × strict off/on, 10 schemas",
+        operation: "normalize_with, every target × strict off/on, 10 schemas",
         run: |r| {
             for (i, _) in inputs::malformed_uris().iter().enumerate() {
                 r.normalize_all(&|| inputs::malformed_uris().swap_remove(i));
@@ -507,7 +507,7 @@ const CASES: &[Case] = &[
     Case {
         name: "duplicate-ids-normalize",
         input: "3 schemas naming two different subschemas with one `$id` or `$anchor`",
-        operation: "normalize_with, 6 targets × strict off/on, 3 schemas",
+        operation: "normalize_with, every target × strict off/on, 3 schemas",
         run: |r| {
             for (i, _) in inputs::duplicate_ids().iter().enumerate() {
                 r.normalize_all(&|| inputs::duplicate_ids().swap_remove(i));

@@ -1,4 +1,5 @@
-//! The Acme target passes the contract checks every built-in passes, and its own golden cases.
+//! The Acme target passes the contract checks every built-in passes (and every built-in does), and its own golden
+//! cases.
 
 use llmshim::schema::{Normalizer, Options, Target};
 use serde_json::json;
@@ -8,6 +9,17 @@ fn acme_passes_the_contract_checks() {
     match llmshim::testing::check_target(&acme_llmshim_target::ACME) {
         Ok(summary) => assert!(summary.runs >= 20),
         Err(problems) => panic!("{problems}"),
+    }
+}
+
+#[test]
+fn every_built_in_target_passes_the_same_checks() {
+    // The kit's checks are the ones the built-ins pass: every row of the table of built-in targets runs them.
+    for row in Target::builtins() {
+        match llmshim::testing::check_target(row.rules) {
+            Ok(summary) => assert!(summary.runs >= 20, "{}", row.name),
+            Err(problems) => panic!("{}:\n{problems}", row.name),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::support::{example, flags, in_process, llmshim, run};
 
 #[test]
-fn all_six_targets_in_order() {
+fn every_built_in_target_in_order() {
     let out = run(&["check", &example("pydantic-order.json")]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let answer = out.json();
@@ -19,7 +19,15 @@ fn all_six_targets_in_order() {
         .collect();
     assert_eq!(
         targets,
-        ["chat", "responses", "anthropic", "google", "cca", "mcp"]
+        [
+            "chat",
+            "responses",
+            "anthropic",
+            "google",
+            "google-json",
+            "cca",
+            "mcp"
+        ]
     );
     for result in results {
         let keys: Vec<&str> = result

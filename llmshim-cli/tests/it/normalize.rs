@@ -10,7 +10,15 @@ const NULLABLE: &str =
 #[test]
 fn the_pydantic_example_normalizes_for_every_target() {
     let file = example("pydantic-order.json");
-    for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+    for target in [
+        "chat",
+        "responses",
+        "anthropic",
+        "google",
+        "google-json",
+        "cca",
+        "mcp",
+    ] {
         let out = run(&["normalize", "--target", target, &file]);
         assert_eq!(out.code, 0, "{target}: {}", out.stderr);
         let answer = out.json();

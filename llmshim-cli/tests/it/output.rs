@@ -49,7 +49,15 @@ fn a_non_object_output_is_wrapped() {
 
 #[test]
 fn an_object_output_is_not_wrapped() {
-    for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+    for target in [
+        "chat",
+        "responses",
+        "anthropic",
+        "google",
+        "google-json",
+        "cca",
+        "mcp",
+    ] {
         let out = run(&[
             "output",
             "--target",

@@ -7,7 +7,15 @@ use crate::support::{example, llmshim, run};
 #[test]
 fn the_mixed_request_translates_for_every_target_with_one_tool_falling_back() {
     let file = example("request-mixed-tools.json");
-    for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+    for target in [
+        "chat",
+        "responses",
+        "anthropic",
+        "google",
+        "google-json",
+        "cca",
+        "mcp",
+    ] {
         let out = run(&["tools", "--target", target, &file]);
         assert_eq!(out.code, 0, "{target}: {}", out.stderr);
         let answer = out.json();
@@ -33,7 +41,7 @@ fn the_mixed_request_translates_for_every_target_with_one_tool_falling_back() {
             &answer["output"]["tools"]
         };
         let names: Vec<&str> = match target {
-            "google" | "cca" => tools[0]["functionDeclarations"]
+            "google" | "google-json" | "cca" => tools[0]["functionDeclarations"]
                 .as_array()
                 .unwrap()
                 .iter()

@@ -29,7 +29,7 @@ pub enum Step {
     Strict,
     /// Every key of the named node but `type` and `description` was removed and lifted.
     Node,
-    /// The schema became the fallback (omitted for Google declarations, `{"type":"object"}` for Code Assist).
+    /// The schema became the fallback (omitted for Gemini declarations, `{"type":"object"}` for Code Assist).
     Fallback,
 }
 

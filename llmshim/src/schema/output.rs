@@ -10,8 +10,9 @@ use crate::schema::{Normalizer, Options, Target};
 /// A structured-output schema ready to send, with the report and whether it was wrapped.
 ///
 /// Where callers put `schema`: Responses `text.format` and Chat `response_format.json_schema` (each with `strict`
-/// set to `normalization.strict`), Anthropic `output_config.format`, Google `generationConfig.responseSchema` with
-/// `responseMimeType: "application/json"`.
+/// set to `normalization.strict`), Anthropic `output_config.format`, Google `generationConfig.responseSchema` and
+/// Gemini's JSON Schema dialect `generationConfig.responseJsonSchema`, each with `responseMimeType:
+/// "application/json"`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct OutputSchema {

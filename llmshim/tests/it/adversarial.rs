@@ -469,7 +469,8 @@ fn a_hundred_megabyte_string_hits_the_literal_budget() {
 fn a_hundred_thousand_required_names_end_in_a_bounded_outcome() {
     bounded("a huge required", || {
         let reports = normalize_all(&|| inputs::required_names(inputs::WIDE, true));
-        // Google and Code Assist keep only the names of declared properties; elsewhere the compile limits refuse.
+        // The Gemini targets and Code Assist keep only the names of declared properties; elsewhere the compile
+        // limits refuse.
         assert_eq!(
             labels(&reports),
             [
@@ -481,6 +482,8 @@ fn a_hundred_thousand_required_names_end_in_a_bounded_outcome() {
                 "anthropic!:fallback compile",
                 "google:ok",
                 "google!:ok",
+                "google-json:ok",
+                "google-json!:ok",
                 "cca:ok",
                 "cca!:ok",
                 "mcp:fallback compile",
@@ -500,6 +503,8 @@ fn a_hundred_thousand_required_names_end_in_a_bounded_outcome() {
                 "anthropic!:ok",
                 "google:fallback invalid_schema",
                 "google!:fallback invalid_schema",
+                "google-json:fallback invalid_schema",
+                "google-json!:fallback invalid_schema",
                 "cca:fallback invalid_schema",
                 "cca!:fallback invalid_schema",
                 "mcp:fallback invalid_schema",

@@ -2,7 +2,7 @@
 //!
 //! The corpus is every MCP tool `inputSchema` and `outputSchema` of `mcp-tools/*.json` (tools and variants), every
 //! schema of `generated/{pydantic,zod,zod4}.json` (zod 4 in both of its targets) and the SchemaStore schemas of
-//! `schemastore/index.json`, normalized non-strictly for each of the six built-in targets with fixed, empty
+//! `schemastore/index.json`, normalized non-strictly for each built-in target with fixed, empty
 //! environment flags and no memo. The tests check, for every output:
 //!
 //! - nothing panics, in the first normalization or the second;
@@ -33,8 +33,11 @@ use llmshim_benches::golden::Mode;
 use llmshim_benches::{refs, testdata};
 use serde_json::Value;
 
-/// The six built-in targets, non-strict, in the command line's order.
-pub(crate) const TARGETS: [Target; 6] = Target::BUILTIN;
+/// The number of built-in targets.
+pub(crate) const COLUMNS: usize = Target::BUILTIN.len();
+
+/// The built-in targets, non-strict, in the command line's order.
+pub(crate) const TARGETS: [Target; COLUMNS] = Target::BUILTIN;
 
 /// The expected-fallback list, relative to the crate.
 const EXPECTED_FALLBACKS: &str = "tests/corpus/expected-fallbacks.json";
@@ -55,7 +58,7 @@ pub(crate) struct Run {
     pub(crate) again: Option<Outcome>,
 }
 
-/// A corpus schema with its six runs, in [`TARGETS`] order.
+/// A corpus schema with one run per target, in [`TARGETS`] order.
 pub(crate) struct Entry {
     pub(crate) schema: Schema,
     pub(crate) runs: Vec<Run>,
@@ -258,18 +261,18 @@ fn escape(token: &str) -> String {
 struct Tally {
     ran: Vec<String>,
     observed: Vec<Observed>,
-    schemas: [usize; 6],
-    fallbacks: [usize; 6],
-    changed: [usize; 6],
+    schemas: [usize; COLUMNS],
+    fallbacks: [usize; COLUMNS],
+    changed: [usize; COLUMNS],
 }
 
 fn tally(corpus: &Corpus) -> Tally {
     let mut t = Tally {
         ran: Vec::new(),
         observed: Vec::new(),
-        schemas: [0; 6],
-        fallbacks: [0; 6],
-        changed: [0; 6],
+        schemas: [0; COLUMNS],
+        fallbacks: [0; COLUMNS],
+        changed: [0; COLUMNS],
     };
     for entry in &corpus.entries {
         for (column, run) in entry.runs.iter().enumerate() {
@@ -347,11 +350,15 @@ fn corpus_fallbacks_are_exactly_the_expected_ones() {
     assert_complete(corpus);
     let t = tally(corpus);
     let mut note = String::new();
-    let _ = writeln!(note, "corpus: {} schemas x 6 targets", corpus.entries.len());
+    let _ = writeln!(
+        note,
+        "corpus: {} schemas x {COLUMNS} targets",
+        corpus.entries.len()
+    );
     for (column, target) in TARGETS.iter().enumerate() {
         let _ = writeln!(
             note,
-            "corpus {:<9} schemas {:>5}  fallbacks {:>4}  changed {:>5}",
+            "corpus {:<11} schemas {:>5}  fallbacks {:>4}  changed {:>5}",
             target.name(),
             t.schemas[column],
             t.fallbacks[column],

@@ -4,8 +4,9 @@
 //! crate instead. ANT-4 and CCA-4 require every output for Anthropic, Cloud Code Assist and MCP to
 //! be a valid 2020-12 schema (Anthropic and a Claude model behind Cloud Code Assist validate `input_schema`
 //! against the 2020-12 meta-schema; MCP-2 names 2020-12 the dialect); the Chat and Responses outputs are held
-//! to the same bar. The outputs are those of the shared corpus run of `corpus.rs` (the fallback included), so
-//! the same SchemaStore size limit applies.
+//! to the same bar, and so are the outputs for Gemini's JSON Schema fields, which take JSON Schema. The outputs
+//! are those of the shared corpus run of `corpus.rs` (the fallback included), so the same SchemaStore size limit
+//! applies.
 //!
 //! The meta-schema is always 2020-12 (`jsonschema::draft202012::meta`), whatever `$schema` says: the walker
 //! removes `$schema` or sets it to 2020-12, and the providers judge by 2020-12 anyway.
@@ -18,9 +19,10 @@ use serde_json::{Value, json};
 use crate::corpus::{self, TARGETS};
 
 /// The targets whose outputs the oracle judges.
-const JUDGED: [Target; 5] = [
+const JUDGED: [Target; 6] = [
     Target::Anthropic,
     Target::CloudCodeAssist,
+    Target::GoogleJsonSchema,
     Target::Mcp,
     Target::OpenAiChat,
     Target::OpenAiResponses,
@@ -57,7 +59,7 @@ fn every_output_is_a_valid_2020_12_schema() {
     let Some(corpus) = corpus::corpus("every_output_is_a_valid_2020_12_schema") else {
         return;
     };
-    let mut judged = [0_usize; 6];
+    let mut judged = [0_usize; corpus::COLUMNS];
     let mut problems = Vec::new();
     for entry in &corpus.entries {
         for run in &entry.runs {

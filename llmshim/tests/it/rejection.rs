@@ -258,11 +258,12 @@ fn neutral(request: &Value) -> Value {
     json!({"model": "m", "tools": tools})
 }
 
-const PROVIDER_TARGETS: [Target; 5] = [
+const PROVIDER_TARGETS: [Target; 6] = [
     Target::OpenAiChat,
     Target::OpenAiResponses,
     Target::Anthropic,
     Target::Google,
+    Target::GoogleJsonSchema,
     Target::CloudCodeAssist,
 ];
 
@@ -312,8 +313,8 @@ fn a_body_from_another_provider_never_names_a_wrong_tool() {
         "a body located a wrong tool:\n{}",
         wrong.join("\n")
     );
-    // The README's count: 46 bodies, four other targets, two requests each.
-    assert_eq!(none + right, 368);
+    // The README's count: 46 bodies, five other targets, two requests each.
+    assert_eq!(none + right, 460);
 }
 
 #[test]
@@ -560,8 +561,13 @@ fn generated_body(target: Target, s: &Sent<'_>, tokens: &[String], keyword: &str
             "message": format!("tools.{index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).")}})
         .to_string(),
         _ => {
-            // Gemini names a property by its position in the request's `properties` map.
-            let mut path = String::from(".parameters");
+            // Gemini names a property by its position in the request's `properties` map, and the schema by the
+            // field that holds it.
+            let mut path = String::from(if target == Target::GoogleJsonSchema {
+                ".parameters_json_schema"
+            } else {
+                ".parameters"
+            });
             let mut node = s.schema;
             let mut i = 0;
             while let Some(t) = tokens.get(i) {
@@ -663,6 +669,7 @@ fn degrade_walks_every_corpus_tool_to_its_fallback_and_leaves_the_others_alone()
         (Target::OpenAiResponses, false),
         (Target::Anthropic, true),
         (Target::Google, false),
+        (Target::GoogleJsonSchema, false),
         (Target::CloudCodeAssist, false),
     ];
     let mut steps: BTreeMap<String, usize> = BTreeMap::new();
@@ -796,8 +803,8 @@ fn degrade_walks_every_corpus_tool_to_its_fallback_and_leaves_the_others_alone()
     eprintln!(
         "rejection degrade over the MCP corpus: {tools} tool translations, steps taken {steps:?}"
     );
-    // The README's count: 725 corpus tools, five configurations.
-    assert_eq!(tools, 725 * 5);
+    // The README's count: 725 corpus tools, six configurations.
+    assert_eq!(tools, 725 * 6);
     for step in ["Keyword", "Strict", "Node", "Fallback"] {
         assert!(
             steps.get(step).copied().unwrap_or(0) > 0,
@@ -1250,4 +1257,52 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn gemini_json_schema_declarations_are_located_and_degraded() {
+    // Gemini's JSON Schema field, as `tools` writes it for `google-json`: the body names the field
+    // `parameters_json_schema`, and a property by its position in the request's map.
+    let mut request = json!({"model": "m", "tools": [{"functionDeclarations": [
+        {"name": "ping"},
+        {"name": "search", "parametersJsonSchema": {"type": "object", "properties": {
+            "limit": {"type": ["integer", "null"]},
+            "query": {"type": "string", "maxLength": 80, "format": "uuid", "description": "Text"}
+        }, "required": ["query"], "additionalProperties": false}}
+    ]}]});
+    let body = json!({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message":
+        "Invalid JSON payload received. Unknown name \"maxLength\" at 'tools[0].function_declarations[1].parameters_json_schema.properties[1].value': Cannot find field."
+    }})
+    .to_string();
+    let target = Target::GoogleJsonSchema;
+    let rejection = locate(target, &request, &body).expect("the body names declaration 1");
+    assert_eq!(
+        rejection.site,
+        Site::Tool {
+            index: 0,
+            declaration: Some(1)
+        }
+    );
+    assert_eq!(rejection.pointer.as_deref(), Some("/properties/query"));
+    assert_eq!(rejection.keyword.as_deref(), Some("maxLength"));
+    let options = Options::for_target(target);
+    let untouched = request["tools"][0]["functionDeclarations"][0].clone();
+    let steps: Vec<Option<Step>> = (0..4)
+        .map(|_| degrade(&options, &mut request, &rejection).step)
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            Some(Step::Keyword),
+            Some(Step::Node),
+            Some(Step::Fallback),
+            None
+        ]
+    );
+    // The fallback leaves the schema key out, as `tools` does for an empty object on this target; the other
+    // declaration is untouched.
+    assert_eq!(
+        request["tools"][0]["functionDeclarations"],
+        json!([untouched, {"name": "search"}])
+    );
 }

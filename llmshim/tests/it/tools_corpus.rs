@@ -28,6 +28,17 @@ const EXPECTED: &str = "tests/corpus/expected-tools.json";
 const SERVERS: usize = 63;
 /// See [`SERVERS`].
 const TOOLS: usize = 725;
+/// Per target (plain), how many of the [`TOOLS`] are sent with their `inputSchema` unchanged (no fallback, and the
+/// report says the schema did not change); the README publishes these counts.
+const UNCHANGED: [&str; 7] = [
+    "chat 526",
+    "responses 524",
+    "anthropic 526",
+    "google 332",
+    "google-json 353",
+    "cca 331",
+    "mcp 526",
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the translated request.
@@ -55,6 +66,10 @@ fn sent(target: Target, out: &Value, position: usize) -> Sent<'_> {
             declarations(&out["tools"]).and_then(|d| d.get(position)),
             "parameters",
         ),
+        Target::GoogleJsonSchema => (
+            declarations(&out["tools"]).and_then(|d| d.get(position)),
+            "parametersJsonSchema",
+        ),
         Target::CloudCodeAssist => (
             declarations(&out["request"]["tools"]).and_then(|d| d.get(position)),
             "parameters",
@@ -74,12 +89,12 @@ fn fallback() -> Value {
     json!({"type": "object", "properties": {}})
 }
 
-/// What a fallen-back tool sends: nothing (Google), `{"type":"object"}` (Code Assist), or the fallback as the target
-/// translates it. A raw MCP tool that falls back in the MCP ingestion pass carries the fallback into its canonical chat
-/// tool, which a strict target then closes and reports strict (so `strict` says which it was).
+/// What a fallen-back tool sends: nothing (both Gemini dialects), `{"type":"object"}` (Code Assist), or the fallback
+/// as the target translates it. A raw MCP tool that falls back in the MCP ingestion pass carries the fallback into its
+/// canonical chat tool, which a strict target then closes and reports strict (so `strict` says which it was).
 fn sent_fallback(normalizer: &Normalizer, target: Target, strict: bool) -> Option<Value> {
     match target {
-        Target::Google => None,
+        Target::Google | Target::GoogleJsonSchema => None,
         Target::CloudCodeAssist => Some(json!({"type": "object"})),
         _ => {
             let mut schema = fallback();
@@ -224,6 +239,7 @@ struct Counts {
     strict_sent: usize,
     omitted: usize,
     meta_checked: usize,
+    unchanged: usize,
 }
 
 /// What one configuration gives: the case names that ran, the fallbacks and demotions observed, the counts, and
@@ -295,6 +311,7 @@ fn run_config(
                 fail(format!("strict key {written:?}, report {:?}", t.strict));
             }
             counts.strict_sent += usize::from(written == Some(true));
+            counts.unchanged += usize::from(!n.changed && !n.used_fallback);
             // The schema: the fallback, or one the target's check accepts.
             let schema = wire.schema.cloned();
             if n.used_fallback {
@@ -303,7 +320,7 @@ fn run_config(
                     fail(format!("fell back but sent {schema:?}"));
                 }
             } else if schema.is_none() {
-                if target == Target::Google {
+                if matches!(target, Target::Google | Target::GoogleJsonSchema) {
                     counts.omitted += 1;
                 } else {
                     fail("no schema sent".to_owned());
@@ -321,7 +338,10 @@ fn run_config(
             if let Some(schema) = &schema
                 && matches!(
                     target,
-                    Target::Anthropic | Target::CloudCodeAssist | Target::Mcp
+                    Target::Anthropic
+                        | Target::CloudCodeAssist
+                        | Target::GoogleJsonSchema
+                        | Target::Mcp
                 )
             {
                 counts.meta_checked += 1;
@@ -394,6 +414,7 @@ fn every_corpus_tool_translates_for_every_target() {
     let mut total_tools = 0usize;
     let mut ran = Vec::new();
     let mut observed = Vec::new();
+    let mut unchanged = Vec::new();
     for target in Target::BUILTIN {
         let mut by_strict = Vec::new();
         for strict in [false, true] {
@@ -402,7 +423,7 @@ fn every_corpus_tool_translates_for_every_target() {
                 run_config(&corpus, target, strict, &mut problems);
             eprintln!(
                 "suite: tools corpus {config}: {} servers, {} tools, {} fallbacks, {} strict demotions, {} budget \
-                 demotions, {} sent strict, {} parameters omitted, {} meta-schema checks",
+                 demotions, {} sent strict, {} parameters omitted, {} meta-schema checks, {} schemas unchanged",
                 counts.servers,
                 counts.tools,
                 counts.fallbacks,
@@ -410,16 +431,20 @@ fn every_corpus_tool_translates_for_every_target() {
                 counts.budget,
                 counts.strict_sent,
                 counts.omitted,
-                counts.meta_checked
+                counts.meta_checked,
+                counts.unchanged
             );
+            if !strict {
+                unchanged.push(format!("{target} {}", counts.unchanged));
+            }
             total_tools = counts.tools;
             ran.extend(config_ran);
             observed.extend(config_observed);
             by_strict.push(outputs);
         }
-        // Google and Code Assist have no strict mode and ignore a strict request, so both runs send the same bytes and
-        // reports.
-        if matches!(target, Target::Google | Target::CloudCodeAssist) {
+        // Targets without a strict profile (both Gemini dialects, Code Assist) ignore a strict request, so both runs
+        // send the same bytes and reports.
+        if target.rules().rules().strict.is_none() {
             for ((plain_out, plain_report), (strict_out, strict_report)) in
                 by_strict[0].iter().zip(&by_strict[1])
             {
@@ -430,6 +455,10 @@ fn every_corpus_tool_translates_for_every_target() {
         }
     }
     assert_eq!(total_tools, TOOLS);
+    assert_eq!(
+        unchanged, UNCHANGED,
+        "tools whose schema each target sends unchanged (plain); the README publishes these counts"
+    );
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED);
     let expected = Expected::load(&path).unwrap_or_else(|err| panic!("{err}"));
     if let Err(report) =
@@ -456,7 +485,9 @@ fn forty_nine_tools(corpus: &[(String, Value)]) -> Vec<Value> {
 /// The tool at `position` as sent: the envelope's element, or the declaration for Google and Code Assist.
 fn sent_tool(target: Target, out: &Value, position: usize) -> Value {
     match target {
-        Target::Google => out["tools"][0]["functionDeclarations"][position].clone(),
+        Target::Google | Target::GoogleJsonSchema => {
+            out["tools"][0]["functionDeclarations"][position].clone()
+        }
         Target::CloudCodeAssist => {
             out["request"]["tools"][0]["functionDeclarations"][position].clone()
         }
@@ -584,5 +615,8 @@ fn one_broken_tool_leaves_the_other_forty_nine_byte_identical() {
     eprintln!(
         "suite: tools corpus: {compared} tools compared with their reference translation beside a broken one"
     );
-    assert_eq!(compared, 6 * 2 * broken_tools().len() * 49);
+    assert_eq!(
+        compared,
+        Target::BUILTIN.len() * 2 * broken_tools().len() * 49
+    );
 }

@@ -310,6 +310,73 @@ fn every_shape_for_google_gathers_declarations_where_the_first_stood() {
 }
 
 #[test]
+fn every_shape_for_gemini_json_schema_writes_parameters_json_schema() {
+    // Gemini's JSON Schema field: the gathered declarations carry `parametersJsonSchema`, and a declaration that
+    // arrived with `parameters` is read from there and written as `parametersJsonSchema` in its place.
+    let (out, report) = translate(Target::GoogleJsonSchema, true, &every_shape());
+    exact(
+        &out,
+        &json!({"tools": [
+            {"functionDeclarations": [
+                {"name": "c", "description": "C", "parametersJsonSchema": s_a()},
+                {"name": "f", "description": "F", "parametersJsonSchema": s_a()},
+                {"name": "a", "description": "A", "parametersJsonSchema": s_a()},
+                {"name": "m", "description": "M", "parametersJsonSchema": s_a()}
+            ]},
+            {"functionDeclarations": [{"name": "g", "description": "G", "parametersJsonSchema": s_a()}]},
+            {"type": "web_search_preview"},
+            {"googleSearch": {}}
+        ]}),
+    );
+    // Strict is ignored: no `strict` key, no strict report.
+    assert!(
+        report
+            .tools
+            .iter()
+            .all(|t| t.strict.is_none() && !t.normalization.strict)
+    );
+    assert_eq!(
+        report.tools[4].pointer,
+        "/tools/4/functionDeclarations/0/parameters"
+    );
+}
+
+#[test]
+fn gemini_json_schema_declarations_keep_their_place_and_lose_strict() {
+    let request = json!({"tools": [{"functionDeclarations": [
+        {"name": "j", "parametersJsonSchema": {"type": "object", "properties": {"n": {"type": "integer", "nullable": true}}}, "strict": true, "behavior": "BLOCKING"},
+        {"name": "p", "description": "P", "parameters": {"type": "object", "properties": {"v": {"type": ["string", "null"], "format": "int64"}}}},
+        {"name": "e", "parameters": {"type": "object", "properties": {}}},
+        {"name": "r", "parametersJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/missing"}}}}
+    ]}]});
+    let (out, report) = translate(Target::GoogleJsonSchema, false, &request);
+    exact(
+        &out,
+        &json!({"tools": [{"functionDeclarations": [
+            {"name": "j", "parametersJsonSchema": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}, "behavior": "BLOCKING"},
+            {"name": "p", "description": "P", "parametersJsonSchema": {"type": "object", "properties": {"v": {"type": ["string", "null"], "description": "(format: int64)"}}}},
+            {"name": "e"},
+            {"name": "r"}
+        ]}]}),
+    );
+    assert_eq!(
+        report
+            .tools
+            .iter()
+            .map(|t| t.pointer.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "/tools/0/functionDeclarations/0/parametersJsonSchema",
+            "/tools/0/functionDeclarations/1/parameters",
+            "/tools/0/functionDeclarations/2/parameters",
+            "/tools/0/functionDeclarations/3/parametersJsonSchema",
+        ]
+    );
+    assert!(report.tools[3].normalization.used_fallback);
+    assert!(report.summary.changed);
+}
+
+#[test]
 fn every_shape_for_code_assist() {
     let (out, report) = translate(Target::CloudCodeAssist, false, &every_shape());
     exact(
@@ -1008,6 +1075,17 @@ fn code_assist_gives_a_tool_without_a_schema_an_object_type() {
     assert!(report.summary.changed);
     assert!(!report.summary.used_fallback);
     let (out, _) = translate(Target::Google, false, &request);
+    exact(
+        &out,
+        &json!({"tools": [
+            {"functionDeclarations": [{"name": "bare"}]},
+            {"functionDeclarations": [
+                {"name": "decl"},
+                {"name": "json"}
+            ]}
+        ]}),
+    );
+    let (out, _) = translate(Target::GoogleJsonSchema, false, &request);
     exact(
         &out,
         &json!({"tools": [
