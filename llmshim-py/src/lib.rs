@@ -242,6 +242,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("MAX_KEYWORD_STEPS", llmshim::rejection::MAX_KEYWORD_STEPS)?;
     module.add("MAX_VALUES", convert::MAX_VALUES)?;
     module.add("OPTION_NAMES", options::names())?;
+    module.add("TARGETS", options::target_names())?;
     module.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

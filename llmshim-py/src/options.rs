@@ -21,13 +21,19 @@ pub(crate) enum OptionProblem {
     BadValue(String),
 }
 
-/// The target named `name` (`chat`, `responses`, `anthropic`, `google`, `cca` or `mcp`).
+/// The target named `name`: the command-line name of a built-in target (see `Target::builtins`).
 pub(crate) fn target(name: &str) -> Result<Target, OptionProblem> {
     name.parse::<Target>().map_err(|_| {
         OptionProblem::BadValue(format!(
-            "unknown target {name:?} (expected chat, responses, anthropic, google, cca or mcp)"
+            "unknown target {name:?} (expected {})",
+            Target::names_sentence()
         ))
     })
+}
+
+/// The names of the built-in targets, in the table's order.
+pub(crate) fn target_names() -> Vec<&'static str> {
+    Target::builtins().iter().map(|row| row.name).collect()
 }
 
 /// `Options::for_target(target)`, then `strict`, then each keyword argument.

@@ -28,6 +28,7 @@ EXPECTED_NULLABLE = {
     "responses": {"type": ["string", "null"]},
     "anthropic": {"type": ["string", "null"]},
     "google": {"type": "string", "nullable": True},
+    "google-json": {"type": ["string", "null"]},
     "cca": {"type": "string"},
     "mcp": {"type": ["string", "null"]},
 }

@@ -39,6 +39,10 @@ def test_tools_shapes_per_target():
     out, _ = llmshim.normalize_tools(REQUEST, "google")
     declarations = out["tools"][0]["functionDeclarations"]
     assert [d["name"] for d in declarations] == ["ok", "broken", "mcp"]
+    out, _ = llmshim.normalize_tools(REQUEST, "google-json")
+    declarations = out["tools"][0]["functionDeclarations"]
+    assert declarations[0]["parametersJsonSchema"] == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert "parametersJsonSchema" not in declarations[1], "a fallback is left out"
     out, report = llmshim.normalize_tools(REQUEST, "chat", strict=True)
     assert out["tools"][0]["function"]["strict"] is True
     assert report.tools[0].strict is True and report.summary.strict

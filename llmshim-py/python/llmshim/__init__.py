@@ -52,7 +52,7 @@ __all__ = [
 __version__: str = _native.VERSION
 
 #: The built-in targets, by the names every function takes.
-TARGETS: tuple[str, ...] = ("chat", "responses", "anthropic", "google", "cca", "mcp")
+TARGETS: tuple[str, ...] = tuple(_native.TARGETS)
 
 #: The most JSON values one argument may hold once converted (an ``InputError`` beyond).
 MAX_VALUES: int = _native.MAX_VALUES

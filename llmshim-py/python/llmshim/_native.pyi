@@ -6,6 +6,7 @@ VERSION: str
 MAX_VALUES: int
 OPTION_NAMES: list[str]
 MAX_KEYWORD_STEPS: int
+TARGETS: list[str]
 
 def normalize(
     schema: Any, target: str, strict: bool = False, options: Mapping[str, Any] | None = None

@@ -129,6 +129,11 @@ fn pattern_subset(r: &RuleSet) -> Applies {
         Applies::Never
     }
 }
+/// Gemini's JSON Schema dialect, whose value rules run in its `enter` hook rather than as rule-set passes: a rule set
+/// says which target it is only through its data, and this one alone writes a declaration's `parametersJsonSchema`.
+fn gemini_json_schema(r: &RuleSet) -> Applies {
+    when(r.envelope.function_shape().schema == "parametersJsonSchema")
+}
 fn openai_limits(r: &RuleSet) -> Applies {
     if r.strict.is_some_and(|s| s.openai_limits.is_some()) {
         Applies::WithStrict
@@ -459,7 +464,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "target.keyword",
         kinds: &[Lifted, Dropped],
         step: "W19",
-        what: "Removes every key outside the rule set's keep-list of the keyword profile (`current` also keeps Gemini's string lengths, property counts and patterns); keys on the lift list are lifted into the description, the rest dropped.",
+        what: "Removes every key outside the rule set's keep-list of the keyword profile (`current` also keeps Gemini's string lengths, property counts and patterns); keys on the lift list are lifted into the description, the rest dropped. On Gemini's JSON Schema dialect an `allOf` the walk could not merge is lifted too (in its `enter` hook, `W18`), and at the root it falls back.",
         why: "Gemini's schema is a protobuf message: any unknown field fails the request.",
         facts: &["GEM-1"],
         file: "llmshim-targets/src/passes/keep.rs",
@@ -689,46 +694,46 @@ pub(crate) const RULES: &[Rule] = &[
     Rule {
         id: "gjs.const-to-enum",
         kinds: &[Rewritten],
-        step: "W19",
-        what: "On Gemini's JSON Schema dialect, turns a string or number `const` into a one-value `enum`.",
-        why: "That dialect keeps `enum` of strings and numbers but not `const`.",
-        facts: &["GJS-2"],
+        step: "W18",
+        what: "On Gemini's JSON Schema dialect, turns a string or number `const` into a one-value `enum` in its place (the `enum` values equal to it when the node has one); other `const` values are lifted by the keep-list.",
+        why: "That dialect keeps `enum` of strings and numbers but not `const`; the enum keeps the constraint enforced.",
+        facts: &["GJS-2", "GJS-3"],
         file: "llmshim-targets/src/google_json_schema.rs",
-        applies: planned,
-        status: Planned(14),
+        applies: gemini_json_schema,
+        status: Implemented,
     },
     Rule {
         id: "gjs.enum-lift",
         kinds: &[Lifted],
-        step: "W19",
+        step: "W18",
         what: "On Gemini's JSON Schema dialect, lifts an `enum` with a value that is neither a string nor a number.",
         why: "That dialect accepts only string and number enums.",
         facts: &["GJS-3"],
         file: "llmshim-targets/src/google_json_schema.rs",
-        applies: planned,
-        status: Planned(14),
+        applies: gemini_json_schema,
+        status: Implemented,
     },
     Rule {
         id: "gjs.nullable-to-type",
         kinds: &[Rewritten],
-        step: "W11",
-        what: "On Gemini's JSON Schema dialect, turns `nullable: true` into a `null` entry of `type`.",
+        step: "W18",
+        what: "On Gemini's JSON Schema dialect, turns OpenAPI's `nullable: true` into a `null` entry of `type` (a string type becomes a two-entry array) and removes the marker; `nullable: false` is dropped by the keep-list.",
         why: "That dialect expresses null with type arrays, not with `nullable`.",
         facts: &["GJS-5"],
         file: "llmshim-targets/src/google_json_schema.rs",
-        applies: planned,
-        status: Planned(14),
+        applies: gemini_json_schema,
+        status: Implemented,
     },
     Rule {
         id: "gjs.format-lift",
         kinds: &[Lifted],
-        step: "W22",
-        what: "On Gemini's JSON Schema dialect, lifts a string `format` outside its documented list.",
+        step: "W18",
+        what: "On Gemini's JSON Schema dialect, lifts a `format` other than `date-time`, `date`, `time`, `duration`, `email`, `uuid`, `uri`, `ipv4`, `ipv6` and `hostname`, and any `format` on a node whose type does not include string.",
         why: "Other formats are not documented for that dialect.",
         facts: &["GJS-6"],
         file: "llmshim-targets/src/google_json_schema.rs",
-        applies: planned,
-        status: Planned(14),
+        applies: gemini_json_schema,
+        status: Implemented,
     },
     Rule {
         id: "rejection.keyword",
