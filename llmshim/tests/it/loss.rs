@@ -22,7 +22,10 @@
 //! another branch (`(anyOf: [...])` beside the kept branch) is treated the same way: a keyword missing at the
 //! position is accounted for when a `(anyOf:`, `(oneOf:` or `(allOf:` fragment at that position names a subtree
 //! that holds it, or when a `(recursive anyOf:` or `(recursive oneOf:` fragment there says that the branches which
-//! recursed were cut below the unrolling depth. What this invariant does not see: a keyword that one union branch lost while another branch at
+//! recursed were cut below the unrolling depth. The same holds below an `allOf` entry, where the merge gathers the
+//! schemas that two entries give one property into an `allOf` of its own, which a target without `allOf`
+//! (google-json) lifts whole, and below an `allOf` that could not be merged and was lifted whole at a position above.
+//! What this invariant does not see: a keyword that one union branch lost while another branch at
 //! the same position still holds it, and a position that vanished without being named.
 //!
 //! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
@@ -46,18 +49,31 @@ pub(crate) const LIFT_LIST: [&str; 33] = llmshim_core::keyword::LIFTABLE;
 /// The snake-case spellings the walker reads as their camel-case keywords (a snake spelling wins over the camel one).
 const SNAKE: [(&str, &str); 14] = llmshim_core::keyword::SNAKE_CASE;
 
-/// The keys Google and Code Assist keep whatever their value (their keep-list's unconditional names, which are the
-/// same under both keyword profiles); every other key they remove or keep only under a condition.
-fn google_keeps(key: &str) -> bool {
-    Target::Google
-        .rules()
-        .rules()
-        .keep_set(Keywords::Conservative)
-        .is_some_and(|set| set.names.contains(&key))
-}
-
 /// The keys strict keeps; every other key it removes. `llmshim-strict`'s keep-list test pins this list.
 const STRICT_KEEP: [&str; 13] = llmshim_strict::KEEP;
+
+/// The keys Gemini's JSON Schema dialect (`google-json`) keeps (its keep-list); every other key it removes.
+const GOOGLE_JSON_KEEP: [&str; 19] = [
+    "$ref",
+    "$defs",
+    "type",
+    "format",
+    "title",
+    "description",
+    "enum",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "oneOf",
+    "properties",
+    "additionalProperties",
+    "required",
+    "propertyOrdering",
+];
 
 /// A lift-list keyword that a rule drops on purpose, because it says nothing where it stood.
 pub(crate) struct LiftDrop {
@@ -114,11 +130,13 @@ const UPGRADE: LiftDrop = LiftDrop {
 enum When {
     /// On every target.
     Always,
-    /// On Google and Code Assist, for keys outside their keep-list, and under effective strict for keys outside the
-    /// strict keep-list.
+    /// On a target with a keep-list (Google, Code Assist, google-json), for keys outside it, and under effective strict
+    /// for keys outside the strict keep-list.
     NotKept,
     /// On Google and Code Assist.
     GoogleFamily,
+    /// On a target that removes `required` names without a declared property (Google, Code Assist, google-json).
+    FilterRequired,
     /// When the value is `null`, an empty array or an empty object.
     Empty,
     /// When the value is an array.
@@ -139,7 +157,7 @@ pub(crate) struct OtherDrop {
 
 /// The deliberate drops of keywords outside the lift list, checked by [`check`]: a key that disappears must match an
 /// entry (`*` matches any key).
-pub(crate) const OTHER_DROPS: [OtherDrop; 12] = [
+pub(crate) const OTHER_DROPS: [OtherDrop; 13] = [
     OtherDrop {
         keys: &["$schema"],
         when: When::Always,
@@ -205,6 +223,13 @@ pub(crate) const OTHER_DROPS: [OtherDrop; 12] = [
         why: "a `required` that is null or empty, or an empty `properties`, constrains nothing",
     },
     OtherDrop {
+        keys: &["required"],
+        when: When::FilterRequired,
+        rule: "google.filter-required",
+        why: "a `required` whose names are none of the node's properties: Gemini rejects such names, and a `required` \
+              left empty constrains nothing",
+    },
+    OtherDrop {
         keys: &["required", "properties", "items"],
         when: When::GoogleFamily,
         rule: "google.filter-required, google.drop-empty-properties, google.type-applicability",
@@ -222,7 +247,7 @@ pub(crate) const OTHER_DROPS: [OtherDrop; 12] = [
         keys: &["*"],
         when: When::NotKept,
         rule: "target.keyword, strict.keyword",
-        why: "a key outside the target's keep-list (Google, Code Assist) or the strict keep-list that is not on the \
+        why: "a key outside the target's keep-list (Google, Code Assist, google-json) or the strict keep-list that is not on the \
               lift list: `additionalProperties`, `unevaluated*`, `x-*`, `deprecated`, `$dynamicRef`, unknown keys; \
               the target does not accept it and it holds no constraint the contract asks to keep",
     },
@@ -289,6 +314,8 @@ struct Visit<'a> {
     /// Keys that a `$ref` sibling around this union branch replaces (siblings win, also over what the target's
     /// unions merge in); their subtrees are not followed.
     shadow: Vec<String>,
+    /// The node is an `allOf` entry or lies below one (references followed).
+    below_all_of: bool,
 }
 
 impl<'a> Visit<'a> {
@@ -424,6 +451,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         refs: Vec<String>,
         branch_of: Option<Vec<Vec<String>>>,
         shadow: Vec<String>,
+        below_all_of: bool,
     }
     let mut out = Enumerated {
         root: input,
@@ -437,6 +465,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         refs: Vec::new(),
         branch_of: None,
         shadow: Vec::new(),
+        below_all_of: false,
     }];
     while let Some(frame) = stack.pop() {
         if out.visits.len() >= MAX_VISITS {
@@ -473,6 +502,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             layers,
             branch_of: frame.branch_of.clone(),
             shadow: frame.shadow.clone(),
+            below_all_of: frame.below_all_of,
         };
         // The keys the referencing node's siblings give: they replace the target's, including what the target's
         // unions would merge into it, so its union branches do not contribute them.
@@ -504,7 +534,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 let mut path = frame.path.clone();
                 let union = step.is_none();
                 path.extend(step);
+                let below_all_of = frame.below_all_of || at.starts_with("allOf/");
                 stack.push(Frame {
+                    below_all_of,
                     value,
                     path,
                     pointer: format!("{pointer}/{at}"),
@@ -742,6 +774,10 @@ impl Tally {
 pub(crate) struct Mode {
     /// Google or Code Assist (the Google keep-list and value rules).
     pub(crate) google_family: bool,
+    /// The target's keep-list as this invariant writes it out, when the target has one.
+    pub(crate) keep: Option<&'static [&'static str]>,
+    /// The target removes `required` names without a declared property.
+    pub(crate) filter_required: bool,
     /// Strict was effective (the report says strict).
     pub(crate) strict: bool,
 }
@@ -751,9 +787,31 @@ impl Mode {
         let rules = target.rules().rules();
         Mode {
             google_family: rules.google_values,
+            keep: keep_list(target),
+            filter_required: rules.filter_required,
             strict: report.strict,
         }
     }
+}
+
+/// The keep-list of `target`, or `None` for a target without one: Google's and Code Assist's read from the library,
+/// google-json's as written out above.
+fn keep_list(target: Target) -> Option<&'static [&'static str]> {
+    match target {
+        Target::Google | Target::CloudCodeAssist => Some(google_keep_names()),
+        Target::GoogleJsonSchema => Some(&GOOGLE_JSON_KEEP),
+        _ => None,
+    }
+}
+
+/// The keys Google and Code Assist keep whatever their value (their keep-list's unconditional names, which are the
+/// same under both keyword profiles); every other key they remove or keep only under a condition.
+fn google_keep_names() -> &'static [&'static str] {
+    Target::Google
+        .rules()
+        .rules()
+        .keep_set(Keywords::Conservative)
+        .map_or(&[], |set| set.names)
 }
 
 /// Checks the loss invariant for one output; returns the violations (empty when it holds) and the tally.
@@ -799,6 +857,12 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                 Ok(Account::Named) => tally.named += 1,
                 Ok(Account::Equivalent) => tally.equivalent += 1,
                 Ok(Account::Dropped(rule)) => *tally.dropped.entry(rule).or_default() += 1,
+                Err(_)
+                    if visit.below_all_of
+                        && named_in_all_of_above(&mut index, &visit.path, &key, input.root) =>
+                {
+                    tally.named += 1;
+                }
                 Err(why) => violations.push(format!(
                     "{key} at {} (input {}) {why}",
                     path_text(&visit.path),
@@ -907,6 +971,30 @@ pub(crate) fn fate(input: &Value, output: &Value, mode: Mode, keys: &[&str]) -> 
     fate
 }
 
+/// Whether an `(allOf:` fragment at a position above `path` names a subtree that holds `key`: an `allOf` that could
+/// not be merged, lifted whole by a target without `allOf` (google-json), names the positions below its entries.
+fn named_in_all_of_above(
+    index: &mut OutputIndex<'_>,
+    path: &[Step],
+    key: &str,
+    input: &Value,
+) -> bool {
+    let marker = format!("({key}:");
+    (0..path.len()).any(|depth| {
+        index.at(&path[..depth]).iter().any(|node| {
+            node.get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|description| {
+                    description.match_indices("(allOf: ").any(|(at, _)| {
+                        let rest = &description[at + "(allOf: ".len()..];
+                        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                        matches!(values.next(), Some(Ok(subtree)) if holds(&subtree, key, &marker, input))
+                    })
+                })
+        })
+    })
+}
+
 fn path_text(path: &[Step]) -> String {
     if path.is_empty() {
         return "the root".to_owned();
@@ -966,7 +1054,12 @@ fn account(
         return Ok(Account::Equivalent);
     }
     // A union branch or container removed and named whole in a description at this position.
-    if visit.branch_of.is_some() && named_in_fragment(key, descriptions, input) {
+    // The same for a property schema below an `allOf` entry: where two entries give one name different schemas, the
+    // merge (`walk.merge-all-of`) puts them into an `allOf` of their own at that position, which a target without
+    // `allOf` (google-json) lifts whole.
+    if (visit.branch_of.is_some() || visit.below_all_of)
+        && named_in_fragment(key, descriptions, input)
+    {
         return Ok(Account::Named);
     }
     // A union branch that recursed, cut below the unrolling depth (`resolve.unroll-recursion`) and named by its
@@ -1020,8 +1113,9 @@ fn account(
                     && visit.string("type").as_deref() == Some("null")
             }
             When::GoogleFamily => mode.google_family,
+            When::FilterRequired => mode.filter_required,
             When::NotKept => {
-                (mode.google_family && !google_keeps(key))
+                mode.keep.is_some_and(|keep| !keep.contains(&key))
                     || (mode.strict && !STRICT_KEEP.contains(&key))
             }
         };
@@ -1268,7 +1362,11 @@ fn nothing_on_the_lift_list_vanishes_from_the_corpus() {
             drop.why
         );
     }
-    assert_eq!(tallies.len(), 12, "every target, strict and not");
+    assert_eq!(
+        tallies.len(),
+        2 * Target::BUILTIN.len(),
+        "every target, strict and not"
+    );
     assert!(
         problems.is_empty(),
         "{} keywords vanished without a trace; by keyword and configuration: {:?}\n{}",
@@ -1495,6 +1593,8 @@ fn the_invariant_catches_a_rule_set_that_drops_any_lift_list_keyword() {
 fn violations(input: &Value, output: &Value, google_family: bool) -> (Vec<String>, Tally) {
     let mode = Mode {
         google_family,
+        keep: google_family.then(google_keep_names),
+        filter_required: google_family,
         strict: false,
     };
     check_enumerated(&enumerate(input), output, mode)
