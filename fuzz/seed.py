@@ -17,7 +17,7 @@ from pathlib import Path
 FUZZ = Path(__file__).resolve().parent
 ROOT = FUZZ.parent
 TARGETS = ("resolve", "normalize", "validate", "batch_line")
-BATCH_TARGETS = ("chat", "responses", "anthropic", "google", "cca", "mcp")
+BATCH_TARGETS = ("chat", "responses", "anthropic", "google", "google-json", "cca", "mcp")
 MAX_SEED_BYTES = 64 * 1024
 
 

@@ -80,7 +80,8 @@ fn fallback_kind(answer: &str) -> Option<String> {
 #[test]
 fn a_deep_schema_falls_back_with_budget_depth_in_every_schema_subcommand() {
     // Every target through `normalize`; `output` and `tools` share its entry checks, so two targets each suffice.
-    for target in ["chat", "responses", "anthropic", "google", "cca", "mcp"] {
+    for target in llmshim::schema::Target::BUILTIN.map(|t| t.to_string()) {
+        let target = target.as_str();
         let commands: &[&str] = if matches!(target, "chat" | "google") {
             &["normalize", "output", "tools"]
         } else {
