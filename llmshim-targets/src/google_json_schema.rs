@@ -15,6 +15,7 @@
 //! and an `allOf` that the walk could not merge is lifted below the root and fails at the root (`target.keyword`).
 
 use llmshim_core::envelope::{EmptySchema, Layout, ToolShape};
+use llmshim_core::keep::{KeepSet, KeepSets};
 use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
 };
@@ -37,8 +38,9 @@ pub(crate) const ENVELOPE: Envelope = Envelope::new(Layout::Declarations {
 })
 .with_empty_schema(EmptySchema::Omit);
 
-/// The keywords Gemini reads in its JSON Schema fields. `$ref` and `$defs` stand only where kept recursive
-/// references put them; `oneOf` reaches the output only when the caller turns its rewrite to `anyOf` off.
+/// The keywords Gemini reads in its JSON Schema fields, the same under both keyword profiles (the documented subset
+/// holds no string length, property count or pattern). `$ref` and `$defs` stand only where kept recursive references
+/// put them; `oneOf` reaches the output only when the caller turns its rewrite to `anyOf` off.
 pub(crate) const KEEP: &[&str] = &[
     "$ref",
     "$defs",
@@ -85,7 +87,7 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_root(Root::Object)
     .with_flatten_tuples(false)
     .with_infer_array_from_items(false)
-    .with_keep(Some(KEEP))
+    .with_keep(Some(KeepSets::same(KeepSet::names(KEEP))))
     .with_empty_properties(EmptyProperties::Never)
     .with_default_items(DefaultItems::None)
     .with_filter_required(true)
