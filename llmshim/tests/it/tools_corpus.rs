@@ -34,9 +34,9 @@ const UNCHANGED: [&str; 7] = [
     "chat 526",
     "responses 524",
     "anthropic 526",
-    "google 332",
+    "google 336",
     "google-json 353",
-    "cca 331",
+    "cca 335",
     "mcp 526",
 ];
 
