@@ -551,7 +551,7 @@ fn corpus_outputs_keep_references_only_in_the_kept_form() {
         return;
     };
     let mut problems = Vec::new();
-    let mut with_references = [0_usize; 6];
+    let mut with_references = [0_usize; COLUMNS];
     for entry in &corpus.entries {
         for (column, run) in entry.runs.iter().enumerate() {
             let Ok((out, _)) = &run.first else {
