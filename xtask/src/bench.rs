@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::instructions::{self, Count};
+use crate::speed_targets;
 use crate::{host, metadata};
 
 /// The README markers between which the results are written.
@@ -287,10 +288,116 @@ fn render(
     if let Some(counts) = instruction_counts {
         instructions::render(&mut s, counts, targets);
     }
+    speed_targets::render(
+        &mut s,
+        &speed_target_rows(measured, targets, instruction_counts),
+    );
     render_validation(&mut s, measured, validate_counts);
     render_stages(&mut s, measured);
     let _ = writeln!(s, "{END}");
     s
+}
+
+/// The speed targets with every row they apply to: uncached corpus passes against the clone of every schema (plain
+/// and strict limits apart), cached passes against the same clone and against the uncached pass, and the transform
+/// of 50 tools, uncached and cached, against the serde round trip of the same request.
+fn speed_target_rows(
+    measured: &[Measured],
+    targets: &[String],
+    instruction_counts: Option<&[Count]>,
+) -> Vec<speed_targets::Target> {
+    let clone = mean(measured, "baseline/clone_schemas");
+    let counted = |row: &str| {
+        instruction_counts
+            .and_then(|counts| counts.iter().find(|c| c.row == row))
+            .map(|c| c.instructions)
+    };
+    let clone_counted = counted("clone");
+    let over = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    };
+    let rows = |modes: &[&str], cache: &str| {
+        let mut rows = Vec::new();
+        for target in targets {
+            for mode in modes {
+                let criterion = over(
+                    mean(measured, &format!("corpus/{target}/{mode}/{cache}")),
+                    clone,
+                );
+                let instructions = instructions::ratio(
+                    counted(&format!("{target}/{mode}/{cache}")),
+                    clone_counted,
+                );
+                rows.push((format!("{target}/{mode}"), criterion, instructions));
+            }
+        }
+        rows
+    };
+    vec![
+        speed_targets::Target {
+            what: "corpus, uncached, plain / `clone_schemas`".to_owned(),
+            limit: 3.0,
+            rows: rows(&["plain"], "uncached"),
+        },
+        speed_targets::Target {
+            what: "corpus, uncached, strict / `clone_schemas`".to_owned(),
+            limit: 4.0,
+            rows: rows(&["strict"], "uncached"),
+        },
+        speed_targets::Target {
+            what: "corpus, cached / `clone_schemas`".to_owned(),
+            limit: 1.2,
+            rows: rows(&["plain", "strict"], "cached"),
+        },
+        speed_targets::Target {
+            what: "corpus, cached / uncached".to_owned(),
+            limit: 0.1,
+            rows: targets
+                .iter()
+                .flat_map(|target| ["plain", "strict"].map(|mode| (target, mode)))
+                .map(|(target, mode)| {
+                    let row = |cache: &str| format!("corpus/{target}/{mode}/{cache}");
+                    let counted_row = |cache: &str| counted(&format!("{target}/{mode}/{cache}"));
+                    (
+                        format!("{target}/{mode}"),
+                        over(
+                            mean(measured, &row("cached")),
+                            mean(measured, &row("uncached")),
+                        ),
+                        instructions::ratio(counted_row("cached"), counted_row("uncached")),
+                    )
+                })
+                .collect(),
+        },
+        speed_targets::Target {
+            what: "transform of 50 tools, uncached / `serde_roundtrip/50`".to_owned(),
+            limit: 3.0,
+            rows: vec![(
+                "anthropic/50".to_owned(),
+                over(
+                    mean(
+                        measured,
+                        "tools/normalize_native_tools/anthropic/uncached/50",
+                    ),
+                    mean(measured, "baseline/serde_roundtrip/50"),
+                ),
+                None,
+            )],
+        },
+        speed_targets::Target {
+            what: "transform of 50 tools, cached / `serde_roundtrip/50`".to_owned(),
+            limit: 0.6,
+            rows: vec![(
+                "anthropic/50".to_owned(),
+                over(
+                    mean(measured, "tools/normalize_native_tools/anthropic/cached/50"),
+                    mean(measured, "baseline/serde_roundtrip/50"),
+                ),
+                None,
+            )],
+        },
+    ]
 }
 
 /// The local-validation table: `llmshim-validate` against the `jsonschema` crate, compile and validate per

@@ -98,6 +98,14 @@ fn float(n: u64) -> f64 {
     n as f64
 }
 
+/// `a / b` as a float, when both were counted and `b` is not zero.
+pub(crate) fn ratio(a: Option<u64>, b: Option<u64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0 => Some(float(a) / float(b)),
+        _ => None,
+    }
+}
+
 /// The instruction table in Markdown: millions of instructions per pass for each corpus row, uncached and cached,
 /// and each as a ratio to the clone of every schema.
 pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {

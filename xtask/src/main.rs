@@ -19,6 +19,7 @@ mod record;
 mod release;
 mod reliability;
 mod rules;
+mod speed_targets;
 mod suite;
 mod targets;
 mod test;
