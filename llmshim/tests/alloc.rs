@@ -97,7 +97,7 @@ fn changed_schema() -> Value {
 
 /// At most this many allocations per allocation of a clone, for an uncached normalization of a schema that needs no
 /// change (strict off, then on: strict closes its objects), on every built-in target; the README quotes the bounds.
-const UNCHANGED_BOUND: [usize; 2] = [3, 5];
+const UNCHANGED_BOUND: [usize; 2] = [2, 3];
 
 /// At most this many allocations per allocation of a clone of the input, for an uncached normalization of a schema
 /// that every built-in target changes (strict off, then on); the README quotes the bounds.
