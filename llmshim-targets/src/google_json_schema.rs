@@ -13,6 +13,10 @@
 //! - `gjs.format-lift`: a `format` Gemini does not document, or one on a node that is not a string, is lifted;
 //!
 //! and an `allOf` that the walk could not merge is lifted below the root and fails at the root (`target.keyword`).
+//!
+//! Recursive references are kept as `$ref`s into the root `$defs` where the cycle crosses an optional property, and
+//! unrolled where it runs through required properties only (`resolve.keep-recursive-ref`,
+//! `resolve.unroll-recursion`).
 
 use llmshim_core::envelope::{EmptySchema, Layout, ToolShape};
 use llmshim_core::keep::{KeepSet, KeepSets};
@@ -20,7 +24,7 @@ use llmshim_core::rules::{
     Booleans, DefaultItems, EmptyProperties, Envelope, Policy, Root, SchemaUri,
 };
 use llmshim_core::walk::NodeCtx;
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, json};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, Recursion, RuleSet, json};
 use serde_json::{Map, Value};
 
 use crate::Builtin;
@@ -92,7 +96,16 @@ pub(crate) const RULES: RuleSet = RuleSet::new()
     .with_default_items(DefaultItems::None)
     .with_filter_required(true)
     .with_strict(None)
-    .with_envelope(ENVELOPE);
+    .with_envelope(ENVELOPE)
+    .with_recursion(KEEP_OPTIONAL_CYCLES, KEEP_OPTIONAL_CYCLES);
+
+/// Recursion on this target: a cycle that crosses a property its object does not require is kept as a lone `$ref`
+/// into the root `$defs` (Gemini's JSON Schema fields read references); a cycle through required properties only is
+/// unrolled three times, since Gemini would have to unroll it itself and rejects it. Strict is ignored, so both modes
+/// are the same.
+const KEEP_OPTIONAL_CYCLES: Recursion = Recursion::KeepRefs {
+    optional_only: true,
+};
 
 /// The rule id of `nullable: true` written into `type`.
 const NULLABLE_TO_TYPE: &str = "gjs.nullable-to-type";

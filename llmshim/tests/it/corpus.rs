@@ -494,12 +494,23 @@ fn corpus_reports_agree_with_the_outputs() {
     );
 }
 
+/// Outputs that are known not to be fixed points, each with its reason; a listed case that becomes a fixed point fails
+/// the test (the list only shrinks).
+const NOT_FIXED_POINTS: [(&str, &str); 1] = [(
+    "schemastore/intlayer.json @ google-json",
+    "keep-refs:optional-only decides on the input's cycles: contentValue and arrayValue share a cycle with objectValue \
+     through optional properties, so they are kept; the target lifts the if/then/else that held the objectValue \
+     references, and in the output their cycle (anyOf and items only) crosses no property, so a second pass unrolls \
+     it",
+)];
+
 #[test]
 fn corpus_normalization_is_idempotent() {
     let Some(corpus) = corpus("corpus_normalization_is_idempotent") else {
         return;
     };
     let mut problems = Vec::new();
+    let mut listed_seen = 0;
     for entry in &corpus.entries {
         for run in &entry.runs {
             let (Ok((out, first)), Some(Ok((again, second)))) = (&run.first, &run.again) else {
@@ -524,7 +535,17 @@ fn corpus_normalization_is_idempotent() {
                 }
                 continue;
             }
-            if second.changed || second.used_fallback || bytes(again) != bytes(out) {
+            let fixed = !second.changed && !second.used_fallback && bytes(again) == bytes(out);
+            if NOT_FIXED_POINTS.iter().any(|(listed, _)| *listed == case) {
+                listed_seen += 1;
+                if fixed {
+                    problems.push(format!(
+                        "{case}: listed in NOT_FIXED_POINTS but is a fixed point now; remove it from the list"
+                    ));
+                }
+                continue;
+            }
+            if !fixed {
                 problems.push(format!(
                     "{case}: normalizing the output again gives report {} and {}",
                     second.to_json(false),
@@ -537,6 +558,11 @@ fn corpus_normalization_is_idempotent() {
             }
         }
     }
+    assert_eq!(
+        listed_seen,
+        NOT_FIXED_POINTS.len(),
+        "every case of NOT_FIXED_POINTS runs"
+    );
     assert!(
         problems.is_empty(),
         "{} outputs are not fixed points:\n{}",
@@ -557,7 +583,8 @@ fn corpus_outputs_keep_references_only_in_the_kept_form() {
             let Ok((out, _)) = &run.first else {
                 continue;
             };
-            // Chat, Responses, Anthropic and Mcp keep recursive references; Google and Code Assist unroll them.
+            // Chat, Responses, Anthropic and Mcp keep recursive references, google-json those whose cycle crosses an
+            // optional property; Google and Code Assist unroll them.
             let kept = Options::for_target(run.target)
                 .recursion_for(false)
                 .keeps_refs();
@@ -583,6 +610,16 @@ fn corpus_outputs_keep_references_only_in_the_kept_form() {
     assert!(
         with_references[0] > 0,
         "no output kept a recursive reference"
+    );
+    // google-json keeps the cycles that cross an optional property, so its outputs hold references too, and the
+    // check above (every `$ref` a lone `#` or a member of the root `$defs`) is not vacuous for it.
+    let google_json = TARGETS
+        .iter()
+        .position(|t| *t == Target::GoogleJsonSchema)
+        .expect("google-json is a built-in target");
+    assert!(
+        with_references[google_json] > 0,
+        "no google-json output kept a recursive reference"
     );
     assert!(
         problems.is_empty(),
