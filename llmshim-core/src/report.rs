@@ -249,8 +249,9 @@ pub struct Normalization {
     pub strict: bool,
     /// Normalization was skipped.
     pub bypassed: bool,
-    /// Some part the target cannot express was narrowed instead of falling back (a change of kind `narrowed`, such
-    /// as an array without `items` given string items on Gemini), whether or not diagnostics recorded the changes.
+    /// Some part the target cannot express was narrowed instead of falling back (a change of kind `narrowed`:
+    /// a removed optional property or union branch, a union cut to one branch, an untyped node given a type, a
+    /// truncated recursion), whether or not diagnostics recorded the changes.
     pub narrowed: bool,
     /// Why the requested result was not produced (fallback or strict demotion).
     pub fallback_reason: Option<FallbackReason>,

@@ -55,6 +55,28 @@ pub struct Settings {
     pub walk_definitions: bool,
     /// What a recursive `$ref` becomes in this walk.
     pub recursion: Recursion,
+    /// A child whose walk fails with a kind a narrowing may absorb ([`narrowable`]) climbs to the nearest optional
+    /// property or removable union branch instead of failing the walk (`target.omit-property`); normalization sets
+    /// this, the resolver-only API never does.
+    pub narrow: bool,
+    /// Failures the structural check found in an earlier walk of the same schema: the last visit of the node at
+    /// each one's pointer (or of its nearest visited ancestor) fails with it, so that the climb can remove the
+    /// nearest optional part around it.
+    pub cuts: Vec<FallbackReason>,
+}
+
+/// Whether a failure of `kind` may be absorbed by removing an optional part around it: a construct the target or
+/// strict cannot express, a reference that cannot be followed, a pattern that cannot be rewritten. Recursion has
+/// its own climb, and invalid schemas, booleans, budgets and limits fail the whole schema.
+pub const fn narrowable(kind: FallbackKind) -> bool {
+    matches!(
+        kind,
+        FallbackKind::TargetUnsupported
+            | FallbackKind::StrictUnsupported
+            | FallbackKind::ExternalRef
+            | FallbackKind::UnresolvedRef
+            | FallbackKind::Regex
+    )
 }
 
 impl Settings {
@@ -72,7 +94,23 @@ impl Settings {
             lenient_children: false,
             walk_definitions: false,
             recursion: Recursion::Fallback,
+            narrow: false,
+            cuts: Vec::new(),
         }
+    }
+
+    /// Sets whether failures of the kinds [`narrowable`] names climb to an optional part instead of failing.
+    #[must_use]
+    pub fn with_narrow(mut self, on: bool) -> Self {
+        self.narrow = on;
+        self
+    }
+
+    /// Sets the structural-check failures of an earlier walk that this walk fails at (see [`Settings::cuts`]).
+    #[must_use]
+    pub fn with_cuts(mut self, cuts: Vec<FallbackReason>) -> Self {
+        self.cuts = cuts;
+        self
     }
 
     /// Sets what recursive references become.
@@ -305,6 +343,8 @@ struct Shared {
     made_unions: Vec<String>,
     /// How many changes of kind `narrowed` were made (recorded or not).
     narrowed: usize,
+    /// Which of the settings' cuts a visit has already failed at.
+    cuts_done: Vec<bool>,
 }
 
 /// A kept definition: its name, the key its maker looks it up by, and its walked value once done.
@@ -688,7 +728,7 @@ pub struct Walked {
     pub literal_bytes: usize,
     /// The kept definitions, named and walked, in the order the walk first needed them.
     pub definitions: Vec<(String, Value)>,
-    /// Some change of kind `narrowed` was made, whether or not diagnostics recorded it.
+    /// Some change of kind `narrowed` was made (whether or not diagnostics recorded it).
     pub narrowed: bool,
 }
 
@@ -753,6 +793,7 @@ pub fn walk_detailed(
         stub_site: None,
         made_unions: Vec::new(),
         narrowed: 0,
+        cuts_done: vec![false; settings.cuts.len()],
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -794,12 +835,49 @@ fn visit(
         position,
         lifts: lift::Queue::default(),
     };
-    if enter_all(node, &mut cx)? == Flow::Done {
+    if enter_all(node, &mut cx)? != Flow::Done {
+        walk_children(node, &mut cx)?;
+        leave_all(node, &mut cx)?;
+    }
+    if cx.shared.settings.cuts.is_empty() {
         return Ok(());
     }
-    walk_children(node, &mut cx)?;
-    leave_all(node, &mut cx)
+    cut_here(cx.shared)
 }
+
+/// Fails the visit that just ended with the first cut not yet used at or below its pointer: no visit below
+/// reached that pointer, so this node is the nearest one the walk knows. The climb then starts here.
+#[cold]
+#[inline(never)]
+fn cut_here(shared: &mut Shared) -> Result<(), FallbackReason> {
+    let here = shared.pointer.as_str();
+    let found = shared.settings.cuts.iter().enumerate().position(|(i, cut)| {
+        !shared.cuts_done.get(i).copied().unwrap_or(true)
+            && cut
+                .pointer
+                .strip_prefix(here)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    let Some(i) = found else {
+        return Ok(());
+    };
+    if let Some(done) = shared.cuts_done.get_mut(i) {
+        *done = true;
+    }
+    let Some(reason) = shared.settings.cuts.get(i).cloned() else {
+        return Ok(());
+    };
+    shared.climb = Some(Climb {
+        site: reason.pointer.clone(),
+        rule: OMIT_RULE,
+        omission: Omission::Failure { kind: reason.kind },
+        stub: false,
+    });
+    Err(reason)
+}
+
+/// The rule a failure's climb records when it removes a part.
+const OMIT_RULE: &str = "target.omit-property";
 
 /// Runs every pass's `enter` until one is done, then flushes the lift queue unless one was.
 #[inline(never)]
@@ -915,6 +993,14 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
         let Some((keyword, part, mark, reason)) = failed else {
             return Ok(());
         };
+        if cx.shared.climb.is_none() && cx.shared.settings.narrow && narrowable(reason.kind) {
+            cx.shared.climb = Some(Climb {
+                site: reason.pointer.clone(),
+                rule: OMIT_RULE,
+                omission: Omission::Failure { kind: reason.kind },
+                stub: false,
+            });
+        }
         match keyword {
             Some(keyword) if cx.shared.climb.is_some() && omit(map, keyword, &part, mark, cx) => {}
             _ => return Err(reason),

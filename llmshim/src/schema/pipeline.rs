@@ -113,6 +113,7 @@ fn settings(options: &Options, strict: bool, recursion: Recursion) -> Settings {
         .with_diagnostics(options.diagnostics)
         .with_structured_output(options.structured_output)
         .with_keywords(options.keywords)
+        .with_narrow(true)
 }
 
 /// The structural check of `options` with strict set to `strict` and the recursion mode `recursion`, against
@@ -134,11 +135,19 @@ fn check_options<'r>(
 /// At most this many cut sites become stubs in one attempt (each needs the walk again).
 const MAX_STUBS: usize = 16;
 
+/// At most this many structural-check failures are narrowed in one attempt (each needs the walk again).
+const MAX_CUTS: usize = 32;
+
 /// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
 ///
 /// When unrolling recursion, two retries happen within the attempt: a cut site that nothing above could absorb
 /// becomes `{"type": "object"}` when its target allows it (the walk runs again with that site stubbed), and a walk
 /// over the node or literal budget runs again with the unrolling depth one lower, down to 1.
+///
+/// A structural-check failure that a narrowing may absorb (`target.omit-property`) makes the walk run again with
+/// that failure as a cut: the visit at its pointer fails the same way a failure inside the walk does, and the climb
+/// removes the nearest optional property or union branch around it, one failure per walk. A cut that comes back,
+/// or one more than `MAX_CUTS`, keeps the failure. The result also says whether anything was narrowed.
 fn attempt(
     options: &Options,
     target: &dyn TargetRules,
@@ -157,6 +166,7 @@ fn attempt(
     let registry = Registry::with_budget(input, &resources, &options.budget)?;
     let mut recursion = options.recursion_for(strict);
     let mut stubs: Vec<String> = Vec::new();
+    let mut cuts: Vec<FallbackReason> = Vec::new();
     loop {
         match walk_once(
             options,
@@ -165,11 +175,18 @@ fn attempt(
             input,
             strict,
             recursion,
-            stubs.clone(),
+            (stubs.clone(), cuts.clone()),
         ) {
             Ok((out, changes, narrowed)) => {
                 let check = check_options(options, rules, strict, recursion);
                 if let Some(reason) = llmshim_core::check::first(&out, &check) {
+                    if walk::narrowable(reason.kind)
+                        && cuts.len() < MAX_CUTS
+                        && !cuts.contains(&reason)
+                    {
+                        cuts.push(reason);
+                        continue;
+                    }
                     return Err(reason);
                 }
                 if strict {
@@ -197,6 +214,7 @@ fn attempt(
                 {
                     recursion = Recursion::unroll(depth - 1);
                     stubs.clear();
+                    cuts.clear();
                     continue;
                 }
                 return Err(failure.reason);
@@ -205,7 +223,8 @@ fn attempt(
     }
 }
 
-/// One walk of `input` with the pass list of `target`, kept definitions finished; on failure, also how often the
+/// One walk of `input` with the pass list of `target`, kept definitions finished, with the stubbed recursion sites
+/// and the structural-check cuts of earlier walks; whether something was narrowed; on failure, also how often the
 /// walk expanded a recursive target again.
 fn walk_once(
     options: &Options,
@@ -214,7 +233,7 @@ fn walk_once(
     input: &Value,
     strict: bool,
     recursion: Recursion,
-    stubs: Vec<String>,
+    (stubs, cuts): (Vec<String>, Vec<FallbackReason>),
 ) -> Result<(Value, Vec<Change>, bool), (walk::Failure, usize)> {
     let rules = target.rules();
     let draft = registry.draft();
@@ -282,7 +301,7 @@ fn walk_once(
         "the pass list follows ORDER"
     );
     let mut out = input.clone();
-    let settings = settings(options, strict, recursion);
+    let settings = settings(options, strict, recursion).with_cuts(cuts);
     match walk::walk_detailed(&mut out, &passes, &settings, BASE.into()) {
         Ok(walked) => {
             if expand.kept_any() {
