@@ -182,6 +182,26 @@ fn alias_loop(defs: Option<&Map<String, Value>>, name: &str) -> bool {
     false
 }
 
+/// The first violation of `schema` checked as a subschema below the root (the root rule S18 does not apply, and no
+/// kept reference is accepted, since a subschema has no root `$defs`); `None` when it passes. A narrowing uses it to
+/// pick a union branch the target can take on its own.
+///
+/// ```
+/// use llmshim_core::rules::Root;
+/// use llmshim_core::{RuleSet, check};
+/// use serde_json::json;
+///
+/// let rules = RuleSet::new().with_root(Root::Object);
+/// let options = check::Options::new(&rules);
+/// assert!(check::first(&json!({"type": "string"}), &options).is_some());
+/// assert_eq!(check::first_below(&json!({"type": "string"}), &options), None);
+/// ```
+pub fn first_below(schema: &Value, options: &Options<'_>) -> Option<FallbackReason> {
+    let mut checker = Checker::new(options, true);
+    let _ = checker.child(schema, 1);
+    checker.found.into_iter().next()
+}
+
 /// The keywords S12 requires to be strings.
 const STRING_KEYWORDS: [&str; 4] = ["title", "description", "format", "pattern"];
 

@@ -388,6 +388,8 @@ pub struct NodeCtx<'a> {
     base: Arc<str>,
     position: Position,
     lifts: lift::Queue,
+    /// The node accepted any value when it was entered (see [`NodeCtx::mark_any_value`]).
+    any_value: bool,
 }
 
 impl std::fmt::Debug for NodeCtx<'_> {
@@ -603,6 +605,17 @@ impl NodeCtx<'_> {
             stub,
         });
         reason
+    }
+
+    /// Notes that the node, as it was entered, accepts any value (only annotations): a later step of the same visit
+    /// may give it a type (`walk.narrow-any`) after the keep-lists have run.
+    pub fn mark_any_value(&mut self) {
+        self.any_value = true;
+    }
+
+    /// Whether [`NodeCtx::mark_any_value`] was called during this visit.
+    pub fn any_value(&self) -> bool {
+        self.any_value
     }
 
     /// Whether a climb started below is on its way up.
@@ -834,6 +847,7 @@ fn visit(
         base,
         position,
         lifts: lift::Queue::default(),
+        any_value: false,
     };
     if enter_all(node, &mut cx)? != Flow::Done {
         walk_children(node, &mut cx)?;

@@ -5,7 +5,7 @@ use llmshim_core::keep::Conditional;
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::rules::EmptyProperties;
 use llmshim_core::walk::{NodeCtx, Pass};
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, json, lift};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, check, json, lift};
 use serde_json::{Map, Value};
 
 use crate::passes::values;
@@ -35,7 +35,7 @@ impl Pass for GoogleTail<'_> {
         // Whether the collapse or a merge gave the node keys (or its type) after W22 ran.
         let mut late = false;
         if self.rules.collapse_nullable_any_of {
-            late |= collapse(map, cx);
+            late |= collapse(map, cx) || drop_null_branches(map, cx);
         }
         if self.rules.merge_combinators {
             let conditional = self
@@ -43,7 +43,19 @@ impl Pass for GoogleTail<'_> {
                 .keep_set(cx.settings().keywords)
                 .map_or(&[][..], |k| k.conditional);
             for combinator in ["allOf", "anyOf", "oneOf"] {
-                late |= merge(map, combinator, conditional, cx)?;
+                late |= match merge(map, combinator, conditional, cx) {
+                    Ok(merged) => merged,
+                    // A union the target cannot merge keeps one branch it can take; when none qualifies, the failure
+                    // climbs to an optional part (`target.omit-property`).
+                    Err(reason) if combinator == "anyOf" => {
+                        if narrow_union(map, self.rules, cx)? {
+                            true
+                        } else {
+                            return Err(reason);
+                        }
+                    }
+                    Err(reason) => return Err(reason),
+                };
             }
         }
         // An intermediate root (a `$ref` target, an `allOf` entry) is merged with other keys before its node is
@@ -109,6 +121,105 @@ fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
         Some("anyOf"),
     );
     true
+}
+
+/// An `anyOf` of two or more live branches and null branches loses its null branches, whose descriptions join the
+/// node's: with the `nullable` marker (Gemini) each live branch gets `nullable: true`, which admits the same values
+/// (`google.collapse-nullable`); without one (Code Assist) null is no longer admitted (`walk.nullable-remove`,
+/// narrowed), before the combinator merge. Returns whether it did.
+fn drop_null_branches(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
+    let marker = match cx.settings().nullable {
+        Nullable::Marker => true,
+        Nullable::Remove => false,
+        _ => return false,
+    };
+    let Some(Value::Array(branches)) = map.get("anyOf") else {
+        return false;
+    };
+    let nulls = branches.iter().filter(|b| is_null_type(b)).count();
+    if nulls == 0 || branches.len() - nulls < 2 {
+        return false;
+    }
+    let joined = joined_description(
+        map,
+        branches
+            .iter()
+            .filter(|b| is_null_type(b))
+            .map(|b| b.get("description")),
+    );
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        branches.retain(|b| !is_null_type(b));
+        if marker {
+            for branch in branches.iter_mut() {
+                if let Some(b) = branch.as_object_mut() {
+                    json::set(b, "nullable", Value::Bool(true));
+                }
+            }
+        }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
+    if marker {
+        cx.record(
+            "google.collapse-nullable",
+            ChangeKind::Rewritten,
+            Some("anyOf"),
+        );
+    } else {
+        cx.record("walk.nullable-remove", ChangeKind::Narrowed, Some("anyOf"));
+    }
+    true
+}
+
+/// `target.narrow-union`: an `anyOf` the target cannot merge becomes its first branch that passes the target's
+/// check on its own (an object at the root), conjoined with the node's other keys: a key both carry with different
+/// values (other than `description`, whose texts join) leaves the union alone. The other branches, as walked, are
+/// appended to the description as `(anyOf: [...])`. The result admits a subset of what the union admitted. Returns
+/// whether it did.
+fn narrow_union(
+    map: &mut Map<String, Value>,
+    rules: &RuleSet,
+    cx: &mut NodeCtx<'_>,
+) -> Result<bool, FallbackReason> {
+    let Some(Value::Array(branches)) = map.get("anyOf") else {
+        return Ok(false);
+    };
+    let options = check::Options::new(rules)
+        .with_strict(cx.settings().strict)
+        .with_nullable(cx.settings().nullable)
+        .with_budget(&cx.settings().budget);
+    let root = cx.position().root;
+    let chosen = branches.iter().position(|b| {
+        b.as_object().is_some_and(|b| {
+            (!root || b.get("type").and_then(Value::as_str) == Some("object"))
+                && b.iter().all(|(key, value)| {
+                    key == "description" || map.get(key).is_none_or(|own| own == value)
+                })
+        }) && check::first_below(b, &options).is_none()
+    });
+    let Some(chosen) = chosen else {
+        return Ok(false);
+    };
+    let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
+        return Ok(false);
+    };
+    let Value::Object(branch) = branches.remove(chosen) else {
+        return Ok(false);
+    };
+    let joined = joined_description(map, [branch.get("description")]);
+    for (key, value) in branch {
+        if key != "description" && !map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
+    cx.charge_literal(branches.iter().map(json::compact_len).sum())?;
+    lift::append(map, "anyOf", &Value::Array(branches));
+    cx.record("target.narrow-union", ChangeKind::Narrowed, Some("anyOf"));
+    Ok(true)
 }
 
 /// `cca.merge-combinator`: the branches of `combinator` merge into one schema of their shared type, appended where

@@ -18,7 +18,7 @@ use crate::schema::Options;
 /// The passes of the one walk, in order: each with the walk step it implements and its name. The list in
 /// `attempt` must name the same passes in the same order (asserted there and by a test), and the steps only ever
 /// increase, so no pass runs before a step it depends on.
-pub(crate) const ORDER: [(&str, &str); 28] = [
+pub(crate) const ORDER: [(&str, &str); 29] = [
     ("W2", "shape"),
     ("W3", "base-uri"),
     ("W5", "literals"),
@@ -34,6 +34,7 @@ pub(crate) const ORDER: [(&str, &str); 28] = [
     ("W16", "flatten-tuples"),
     ("W17", "infer-type"),
     ("W18", "target-enter-hook"),
+    ("W19", "narrow-any"),
     ("W19", "strict-keep-list"),
     ("W19", "target-keep-list"),
     ("W20", "patterns"),
@@ -253,6 +254,7 @@ fn walk_once(
     let enter_hook = target::EnterHook::new(target);
     let strict_keep =
         llmshim_strict::KeepList::new(rules.strict.map_or(KeepSets::STRICT, |p| p.keep));
+    let narrow_any = steps::NarrowAny::new(rules.require_type);
     let keep = target::KeepList::new(rules);
     let patterns = target::Patterns::new(rules);
     let values = target::GoogleValues::new(rules);
@@ -279,6 +281,7 @@ fn walk_once(
         &flatten,
         &infer,
         &enter_hook,
+        &narrow_any,
         &strict_keep,
         &keep,
         &patterns,

@@ -1,0 +1,77 @@
+//! `walk.narrow-any`: an annotation-only node, where the target or strict needs a type, becomes a string.
+
+use serde_json::Value;
+
+use crate::json;
+use crate::lift;
+use crate::report::{ChangeKind, FallbackReason};
+use crate::walk::{Flow, NodeCtx, Pass};
+
+/// The keys that say something about a node without constraining its value.
+const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// A node that accepts any value cannot be written where every node needs a type (Gemini's schema, strict mode);
+/// a string is the narrowest choice that keeps the parameter usable, and the rest of the tool survives.
+///
+/// The node is judged on entry, before the keep-lists remove what the target cannot take, so that a node with an
+/// assertion the target drops (a `not`, say) is left to the climb to an optional part instead. The type and the
+/// fragment `(type: any)` are written on leave, after the lifted fragments, and before the parent's leave steps (a
+/// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object.
+#[derive(Clone, Copy, Debug)]
+pub struct NarrowAny {
+    require_type: bool,
+}
+
+impl NarrowAny {
+    /// The rule for a target that requires a type on every node (`require_type`), or under strict only.
+    pub fn new(require_type: bool) -> Self {
+        NarrowAny { require_type }
+    }
+}
+
+/// Whether `node` is an object whose keys are only annotations.
+fn annotations_only(node: &Value) -> bool {
+    node.as_object()
+        .is_some_and(|map| map.keys().all(|k| ANNOTATIONS.contains(&k.as_str())))
+}
+
+impl Pass for NarrowAny {
+    fn name(&self) -> &'static str {
+        "narrow-any"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        if (self.require_type || cx.settings().strict)
+            && !cx.position().root
+            && annotations_only(node)
+        {
+            cx.mark_any_value();
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        if !cx.any_value() {
+            return Ok(());
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(());
+        };
+        if map.contains_key("type") || map.contains_key("anyOf") {
+            return Ok(());
+        }
+        lift::append_text(map, "type", "type: any");
+        json::set(map, "type", Value::String("string".to_owned()));
+        cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
+        Ok(())
+    }
+}
