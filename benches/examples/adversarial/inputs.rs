@@ -181,6 +181,11 @@ pub(crate) fn as_property(schema: Value) -> Value {
     let mut map = Map::new();
     map.insert("type".to_owned(), Value::String("object".to_owned()));
     map.insert("properties".to_owned(), Value::Object(properties));
+    // Required, so that a failure inside it reaches the root instead of being narrowed away with the property.
+    map.insert(
+        "required".to_owned(),
+        Value::Array(vec![Value::String("a".to_owned())]),
+    );
     Value::Object(map)
 }
 
@@ -232,7 +237,7 @@ pub(crate) fn malformed_uris() -> Vec<Value> {
         as_property(json!({"$ref": long_escape})),
         json!({"type": "object", "$id": "http://[::1", "properties": {"a": {"type": "string"}}}),
         json!({"type": "object", "$id": "::::", "properties": {"a": {"type": "string"}}}),
-        json!({"type": "object", "$id": deep_id, "properties": {"a": {"$ref": "../".repeat(WIDE)}}}),
+        json!({"type": "object", "$id": deep_id, "properties": {"a": {"$ref": "../".repeat(WIDE)}}, "required": ["a"]}),
     ]
 }
 

@@ -103,6 +103,9 @@ fn items_empty(r: &RuleSet) -> Applies {
 fn items_string(r: &RuleSet) -> Applies {
     when(r.default_items == DefaultItems::String)
 }
+fn narrow_any(r: &RuleSet) -> Applies {
+    when_or_strict(r.require_type, r)
+}
 fn collapse(r: &RuleSet) -> Applies {
     when(r.collapse_nullable_any_of)
 }
@@ -222,7 +225,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.nullable-remove",
         kinds: &[Rewritten, Dropped, Narrowed],
         step: "W21",
-        what: "Turns `type: [T, \"null\"]` into `type: T` without a marker and deletes every `nullable` key.",
+        what: "Turns `type: [T, \"null\"]` into `type: T` without a marker and deletes every `nullable` key; at W28 it also removes the null branches of an `anyOf` with two or more live branches, before the combinator merge (narrowed).",
         why: "Code Assist passes schemas to models that accept neither type arrays nor `nullable`.",
         facts: &["CCA-1"],
         file: "llmshim-core/src/walk/steps/nullable.rs",
@@ -255,12 +258,12 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.narrow-any",
         kinds: &[Narrowed],
         step: "W22",
-        what: "Gives an annotation-only node, where the target or strict needs a type, `type: \"string\"` and the fragment `(type: any)`.",
-        why: "A node that accepts any value cannot be expressed where a type is required; a string keeps the rest of the tool.",
+        what: "Gives an annotation-only node (judged before the keep-lists), where the target or strict needs a type, `type: \"string\"` and the fragment `(type: any)`, below the root.",
+        why: "A node that accepts any value cannot be expressed where a type is required; a string admits a subset of its values and keeps the rest of the tool.",
         facts: &["GEM-8", "STR-3"],
-        file: "llmshim-core/src/walk/steps.rs",
-        applies: planned,
-        status: Planned(20),
+        file: "llmshim-core/src/walk/steps/narrow_any.rs",
+        applies: narrow_any,
+        status: Implemented,
     },
     Rule {
         id: "resolve.inline-ref",
@@ -486,23 +489,23 @@ pub(crate) const RULES: &[Rule] = &[
         id: "target.narrow-union",
         kinds: &[Narrowed],
         step: "W28",
-        what: "Narrows a union the target cannot express to its first branch that passes the target's check, and lifts the others.",
-        why: "Keeping one branch keeps the rest of the tool, where a fallback would lose it.",
-        facts: &["CCA-3", "GEM-3"],
+        what: "Narrows an `anyOf` the combinator merge cannot merge to its first branch that passes the target's check on its own (an object at the root) and agrees with the node's other keys, and names the others in the description as `(anyOf: [...])`.",
+        why: "Keeping one branch admits a subset of the union's values and keeps the rest of the tool, where a fallback would lose it.",
+        facts: &["CCA-3"],
         file: "llmshim-targets/src/passes/tail.rs",
-        applies: planned,
-        status: Planned(20),
+        applies: merge,
+        status: Implemented,
     },
     Rule {
         id: "target.omit-property",
         kinds: &[Narrowed],
-        step: "after the walk",
-        what: "Removes the nearest optional property (or a user's `anyOf` branch) around a part the target cannot express, and notes it in the enclosing description.",
-        why: "An optional part the target cannot take should not cost the whole tool.",
+        step: "W25",
+        what: "When a part fails with a kind a narrowing may absorb (target or strict unsupported, an external or unresolved reference, a pattern), removes the nearest property its object does not require (or a user's `anyOf`/`oneOf` branch with another left) around it, and notes `(omitted <name>: <kind>)` in the enclosing description; a structural-check failure makes the walk run again with a cut at its pointer.",
+        why: "An optional part the target cannot take should not cost the whole tool; without it the tool admits fewer arguments, never more.",
         facts: &[],
-        file: "llmshim/src/schema/pipeline.rs",
-        applies: planned,
-        status: Planned(20),
+        file: "llmshim-core/src/walk.rs",
+        applies: always,
+        status: Implemented,
     },
     Rule {
         id: "target.pattern-subset",
@@ -640,7 +643,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "google.collapse-nullable",
         kinds: &[Rewritten],
         step: "W28",
-        what: "Collapses an `anyOf` of one live branch and null branches into the live branch (the node's keys win, but every branch's description joins the node's), with `nullable: true` on Gemini.",
+        what: "Collapses an `anyOf` of one live branch and null branches into the live branch (the node's keys win, but every branch's description joins the node's), with `nullable: true` on Gemini; with two or more live branches, removes the null branches (their descriptions join the node's) and marks each live branch `nullable: true` on Gemini.",
         why: "Gemini's `anyOf` must stand alone and null is a marker there, so the common optional-field shape needs no union.",
         facts: &["GEM-2", "CCA-1"],
         file: "llmshim-targets/src/passes/tail.rs",

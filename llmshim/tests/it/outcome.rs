@@ -36,7 +36,8 @@ fn every_outcome_comes_from_a_real_normalization() {
         other => panic!("expected a demotion, got {other:?}"),
     }
 
-    let mut missing = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}});
+    let mut missing =
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}, "required": ["a"]});
     match n.normalize_with(&chat, &mut missing).outcome() {
         Outcome::FellBack(Some(reason)) => assert_eq!(reason.kind, FallbackKind::UnresolvedRef),
         other => panic!("expected a fallback, got {other:?}"),

@@ -121,12 +121,14 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
         (
             11,
             "should handle allOf, anyOf, and oneOf",
-            ContractFallback(
+            Contract(
                 "an `allOf` of two entries stays (W14 merges a single entry only), and Google needs a type on every \
-                 node and forbids `allOf` (S5 and S7; GEM-11); the SDK passes `allOf` and \
-                 `oneOf` through, which Gemini rejects",
-                TargetUnsupported,
-                "/properties/allOfProp",
+                 node and forbids `allOf` (S5 and S7; GEM-11), so the optional `allOfProp` is omitted \
+                 (target.omit-property); the SDK passes `allOf` and `oneOf` through, which Gemini rejects",
+                json!({"type": "object", "properties": {
+                    "anyOfProp": {"anyOf": [{"type": "string"}, {"type": "number"}]},
+                    "oneOfProp": {"type": "boolean", "nullable": true}
+                }, "description": "(omitted allOfProp: target_unsupported)"}),
             ),
         ),
         (
@@ -148,11 +150,12 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
         (
             16,
             "should handle null type correctly",
-            ContractFallback(
-                "a node that is only `type: \"null\"` falls back on Google (S6; GEM-2); the SDK keeps \
-                 it",
-                TargetUnsupported,
-                "/properties/explicitNullField",
+            Contract(
+                "a node that is only `type: \"null\"` cannot be written on Google (S6; GEM-2), so the optional \
+                 property is omitted (target.omit-property); the SDK keeps it",
+                json!({"type": "object", "properties": {
+                    "nullableField": {"type": "string", "nullable": true}
+                }, "description": "(omitted explicitNullField: target_unsupported)"}),
             ),
         ),
         (
@@ -202,11 +205,14 @@ fn classes() -> Vec<(usize, &'static str, Class)> {
         (
             25,
             "should convert non-string enum values to the Google enum format",
-            ContractFallback(
-                "`const: null` infers `type: \"null\"`, which Google forbids (S6); the SDK \
-                 keeps it",
-                TargetUnsupported,
-                "/properties/nullValue",
+            Contract(
+                "`const: null` infers `type: \"null\"`, which Google forbids (S6), so the optional property is \
+                 omitted (target.omit-property); the SDK keeps it",
+                json!({"type": "object", "properties": {
+                    "numberValue": {"type": "number", "description": "(const: 15)"},
+                    "integerValue": {"type": "integer", "description": "(enum: [1,2])"},
+                    "booleanValue": {"type": "boolean", "description": "(const: true)"}
+                }, "description": "(omitted nullValue: target_unsupported)"}),
             ),
         ),
         (

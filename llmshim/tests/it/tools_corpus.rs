@@ -544,7 +544,7 @@ fn broken_tools() -> Vec<Broken> {
     vec![
         raw(
             "broken_ref",
-            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}, "required": ["a"]}),
         ),
         raw("broken_type", json!({"type": "string"})),
         raw(

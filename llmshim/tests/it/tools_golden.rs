@@ -1372,7 +1372,7 @@ fn the_summary_prefixes_reasons_and_changes() {
     let request = json!({"tools": [
         {"type": "function", "function": {"name": "demoted", "parameters": demoted_schema(), "strict": true}},
         {"type": "function", "name": "flat", "parameters": {"type": "object", "properties": {"a": {"type": "string", "$comment": "c"}}}},
-        {"name": "falls", "input_schema": {"type": "object", "properties": {"b": {"$ref": "#/nope"}}}}
+        {"name": "falls", "input_schema": {"type": "object", "properties": {"b": {"$ref": "#/nope"}}, "required": ["b"]}}
     ]});
     let options = Options::for_target(Target::OpenAiChat).with_diagnostics(true);
     let (_, report) = translate_with(&plain(), &options, &request);
