@@ -21,11 +21,13 @@
 //! (`(recursive name: …)`) all leave no node at the path. A union branch removed while its position lives on in
 //! another branch (`(anyOf: [...])` beside the kept branch) is treated the same way: a keyword missing at the
 //! position is accounted for when a `(anyOf:`, `(oneOf:` or `(allOf:` fragment at that position names a subtree
-//! that holds it, or when a `(recursive anyOf:` or `(recursive oneOf:` fragment there says that the branches which
-//! recursed were cut below the unrolling depth. The same holds below an `allOf` entry, where the merge gathers the
+//! that holds it (a `const` also as the `enum` the walk made of it), or when a `(recursive anyOf:` or
+//! `(recursive oneOf:` fragment there says that the branches which recursed were cut below the unrolling depth;
+//! a branch the climb removed is accounted for by its omission (`(omitted anyOf: kind)`); both also account for
+//! the positions below the union's node. The same holds below an `allOf` entry, where the merge gathers the
 //! schemas that two entries give one property into an `allOf` of its own, which a target without `allOf`
-//! (google-json) lifts whole, and below an `allOf` that could not be merged and was lifted whole at a position above.
-//! What this invariant does not see: a keyword that one union branch lost while another branch at
+//! (google-json) lifts whole, and below an `allOf` that could not be merged and was lifted whole at a position
+//! above. What this invariant does not see: a keyword that one union branch lost while another branch at
 //! the same position still holds it, and a position that vanished without being named.
 //!
 //! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
@@ -851,7 +853,24 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                 continue;
             };
             tally.checked += 1;
-            match account(input.root, visit, &key, value, &nodes, &descriptions, mode) {
+            let accounted = account(input.root, visit, &key, value, &nodes, &descriptions, mode)
+                .or_else(|why| {
+                    // A union narrowed or cut above this position: the branch that held the keyword is named in a
+                    // description of the union's node (`(anyOf: [...])`, `(omitted anyOf: kind)`).
+                    let named_above = (0..visit.path.len()).rev().any(|depth| {
+                        let above = index.at(&visit.path[..depth]);
+                        let texts: Vec<&str> = above
+                            .iter()
+                            .filter_map(|n| n.get("description").and_then(Value::as_str))
+                            .collect();
+                        named_in_fragment(&key, &texts, input.root)
+                            || texts.iter().any(|d| {
+                                d.contains("(omitted anyOf: ") || d.contains("(omitted oneOf: ")
+                            })
+                    });
+                    if named_above { Ok(Account::Named) } else { Err(why) }
+                });
+            match accounted {
                 Ok(Account::Kept) => tally.kept += 1,
                 Ok(Account::Lifted) => tally.lifted += 1,
                 Ok(Account::Named) => tally.named += 1,
@@ -1062,12 +1081,16 @@ fn account(
     {
         return Ok(Account::Named);
     }
-    // A union branch that recursed, cut below the unrolling depth (`resolve.unroll-recursion`) and named by its
-    // combinator in a description at this position.
+    // A union branch that recursed, cut below the unrolling depth (`resolve.unroll-recursion`), or one the target
+    // could not express, removed by the climb (`target.omit-property`), named by its combinator in a description
+    // at this position.
     if visit.branch_of.is_some()
-        && descriptions
-            .iter()
-            .any(|d| d.contains("(recursive anyOf:") || d.contains("(recursive oneOf:"))
+        && descriptions.iter().any(|d| {
+            d.contains("(recursive anyOf:")
+                || d.contains("(recursive oneOf:")
+                || d.contains("(omitted anyOf: ")
+                || d.contains("(omitted oneOf: ")
+        })
     {
         return Ok(Account::Named);
     }
@@ -1185,6 +1208,10 @@ fn vacuous(key: &str, own_types: &[String], nodes: &[&Map<String, Value>]) -> bo
 /// value as written (root shaping lifts the combinator as it stood before its branches were walked), so a `$ref`
 /// inside it is followed into the input document.
 fn named_in_fragment(key: &str, descriptions: &[&str], input: &Value) -> bool {
+    // A branch is named as walked, where a string `const` may already be a one-value `enum`.
+    if key == "const" && named_in_fragment("enum", descriptions, input) {
+        return true;
+    }
     let marker = format!("({key}:");
     descriptions.iter().any(|description| {
         ["(anyOf: ", "(oneOf: ", "(allOf: "].iter().any(|opening| {
