@@ -65,7 +65,7 @@ fn the_given_targets_in_the_given_order() {
 #[test]
 fn a_fallback_for_some_target_exits_with_one() {
     // Google and Code Assist reject a type array with two non-null types; the other targets accept it.
-    let input = r#"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}}"#;
+    let input = r#"{"type": "object", "properties": {"a": {"type": ["string", "integer"]}}, "required": ["a"]}"#;
     let out = llmshim(&["check"], input, &[]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     let answer = out.json();
@@ -166,8 +166,9 @@ fn on_a_terminal_a_table_with_one_row_per_built_in_target() {
 #[test]
 fn the_table_shows_unchanged_narrowed_demoted_and_fallback_with_reasons() {
     // Untouched on MCP; Google splits the type array into an `anyOf` and gives the array without `items` string
-    // items (a narrowing); Code Assist falls back on the type array of two types.
-    let input = r#"{"type": "object", "properties": {"tags": {"type": "array"}, "n": {"type": ["string", "integer"]}}}"#;
+    // items (a narrowing); Code Assist falls back on the type array of two types (required, so nothing optional
+    // around it can be removed instead).
+    let input = r#"{"type": "object", "properties": {"tags": {"type": "array"}, "n": {"type": ["string", "integer"]}}, "required": ["n"]}"#;
     let out = in_process(
         &[
             "check", "--target", "mcp", "--target", "google", "--target", "cca",

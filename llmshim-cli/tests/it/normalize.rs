@@ -363,7 +363,7 @@ fn no_cache_gives_identical_answers() {
 fn a_fallback_is_noted_on_standard_error() {
     let out = llmshim(
         &["normalize", "--target", "chat"],
-        r#"{"type": "object", "properties": {"a": {"$ref": "https://example.test/a.json"}}}"#,
+        r#"{"type": "object", "properties": {"a": {"$ref": "https://example.test/a.json"}}, "required": ["a"]}"#,
         &[],
     );
     assert_eq!(out.code, 0);

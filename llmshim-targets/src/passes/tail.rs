@@ -217,7 +217,17 @@ fn narrow_union(
         json::set(map, "description", Value::String(text));
     }
     cx.charge_literal(branches.iter().map(json::compact_len).sum())?;
-    lift::append(map, "anyOf", &Value::Array(branches));
+    let removed = Value::Array(branches);
+    if !lift::append(map, "anyOf", &removed) {
+        // The chosen branch brought an `(anyOf:` fragment of its own (a union narrowed inside it): the removed
+        // branches are named after it all the same.
+        let current = map
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let text = format!("{current} (anyOf: {})", lift::render("anyOf", &removed));
+        json::set(map, "description", Value::String(text.trim_start().to_owned()));
+    }
     cx.record("target.narrow-union", ChangeKind::Narrowed, Some("anyOf"));
     Ok(true)
 }
@@ -481,6 +491,89 @@ fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     );
 }
 
+/// The value of `key` for a branch that holds `own` while its node holds `node`, when both can be kept as one:
+/// `required` names unite; `properties` unite by name, a name both declare keeping the node's schema where the
+/// branch's says no more than it ([`implied`]); any other key takes the node's value where the branch's says no
+/// more. `None` when the two constrain differently.
+fn conjoin(key: &str, own: &Value, node: &Value) -> Option<Value> {
+    match (key, own, node) {
+        ("required", Value::Array(own), Value::Array(node)) => {
+            let mut names = own.clone();
+            for name in node {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+            Some(Value::Array(names))
+        }
+        ("properties", Value::Object(own), Value::Object(node)) => {
+            let mut joined = own.clone();
+            for (name, schema) in node {
+                match joined.get(name) {
+                    None => {
+                        joined.insert(name.clone(), schema.clone());
+                    }
+                    Some(mine) if mine == schema => {}
+                    Some(mine) if implied(mine, schema) => {
+                        let kept = with_own_text(schema, mine);
+                        joined.insert(name.clone(), kept);
+                    }
+                    Some(_) => return None,
+                }
+            }
+            Some(Value::Object(joined))
+        }
+        _ if implied(own, node) => Some(with_own_text(node, own)),
+        _ => None,
+    }
+}
+
+/// `node` with the description of `own` appended to its own (where it is not already there), so that text and
+/// lifted fragments the branch carried survive; the `(type: any)` mark of a node `walk.narrow-any` typed is left
+/// out, since the node's schema replaces that type.
+fn with_own_text(node: &Value, own: &Value) -> Value {
+    let mut out = node.clone();
+    let text = own
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.trim_end_matches("(type: any)").trim())
+        .unwrap_or("");
+    if let Some(map) = out.as_object_mut()
+        && !text.is_empty()
+    {
+        let current = map.get("description").and_then(Value::as_str).unwrap_or("");
+        if !current.contains(text) {
+            let joined = format!("{current} {text}").trim_start().to_owned();
+            json::set(map, "description", Value::String(joined));
+        }
+    }
+    out
+}
+
+/// Whether the branch's schema `own` admits everything the node's schema `node` admits, as far as can be told
+/// without reasoning about values: every key of `own` but `description` is in `node` with the same value, or
+/// `own` was an annotation-only node that `walk.narrow-any` gave a string type (it stood for any value).
+fn implied(own: &Value, node: &Value) -> bool {
+    let (Some(own), Some(node)) = (own.as_object(), node.as_object()) else {
+        return false;
+    };
+    let narrowed_any = own.get("type").and_then(Value::as_str) == Some("string")
+        && own
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.ends_with("(type: any)"))
+        && own.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "type" | "description" | "title" | "default" | "examples" | "deprecated"
+            )
+        });
+    narrowed_any
+        || own
+            .iter()
+            .all(|(k, v)| k == "description" || node.get(k) == Some(v))
+}
+
 /// The keys `anyOf` isolation copies into a branch of type `ty`.
 fn applies(key: &str, ty: &str) -> bool {
     match key {
@@ -560,18 +653,28 @@ fn isolate(
                     if !applies(key, t) {
                         continue;
                     }
-                    match bm.get(key) {
-                        None => {
-                            bm.insert(key.clone(), value.clone());
-                        }
-                        Some(own) if own == value => {}
-                        Some(_) => {
-                            if is_liftable(key)
-                                && let Some(slot) = lifted.get_mut(i)
-                            {
-                                slot.push((key.clone(), value.clone()));
+                    let joined = match bm.get(key) {
+                        None => Some(value.clone()),
+                        Some(own) if own == value => None,
+                        Some(own) => match conjoin(key, own, value) {
+                            Some(joined) => Some(joined),
+                            None if is_liftable(key) => {
+                                if let Some(slot) = lifted.get_mut(i) {
+                                    slot.push((key.clone(), value.clone()));
+                                }
+                                None
                             }
-                        }
+                            // Keeping either value alone would admit what the other forbids.
+                            None => {
+                                return Err(cx.fail(
+                                    FallbackKind::TargetUnsupported,
+                                    format!("anyOf: a branch's {key} differs from the node's"),
+                                ));
+                            }
+                        },
+                    };
+                    if let Some(joined) = joined {
+                        bm.insert(key.clone(), joined);
                     }
                 }
             }

@@ -856,16 +856,26 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
             let accounted = account(input.root, visit, &key, value, &nodes, &descriptions, mode)
                 .or_else(|why| {
                     // A union narrowed or cut above this position: the branch that held the keyword is named in a
-                    // description of the union's node (`(anyOf: [...])`, `(omitted anyOf: kind)`).
+                    // description of the union's node (`(anyOf: [...])`, `(omitted anyOf: kind)`, or a recursive
+                    // branch cut below the unrolling depth, `(recursive anyOf: ...)`). Or the property on the way
+                    // down was removed from one branch (`(omitted name: kind)`) and lives on from another.
                     let named_above = (0..visit.path.len()).rev().any(|depth| {
                         let above = index.at(&visit.path[..depth]);
                         let texts: Vec<&str> = above
                             .iter()
                             .filter_map(|n| n.get("description").and_then(Value::as_str))
                             .collect();
+                        let omitted_here = match visit.path.get(depth) {
+                            Some(Step::Property(name)) => Some(format!("(omitted {name}: ")),
+                            _ => None,
+                        };
                         named_in_fragment(&key, &texts, input.root)
                             || texts.iter().any(|d| {
-                                d.contains("(omitted anyOf: ") || d.contains("(omitted oneOf: ")
+                                d.contains("(omitted anyOf: ")
+                                    || d.contains("(omitted oneOf: ")
+                                    || d.contains("(recursive anyOf:")
+                                    || d.contains("(recursive oneOf:")
+                                    || omitted_here.as_ref().is_some_and(|o| d.contains(o.as_str()))
                             })
                     });
                     if named_above { Ok(Account::Named) } else { Err(why) }

@@ -13,6 +13,7 @@ mod invariants;
 mod keyword_counts;
 mod loss;
 mod memo;
+mod narrowing_counts;
 mod options_by_name;
 mod oracle;
 mod outcome;
