@@ -865,13 +865,18 @@ fn visit(
 #[inline(never)]
 fn cut_here(shared: &mut Shared) -> Result<(), FallbackReason> {
     let here = shared.pointer.as_str();
-    let found = shared.settings.cuts.iter().enumerate().position(|(i, cut)| {
-        !shared.cuts_done.get(i).copied().unwrap_or(true)
-            && cut
-                .pointer
-                .strip_prefix(here)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-    });
+    let found = shared
+        .settings
+        .cuts
+        .iter()
+        .enumerate()
+        .position(|(i, cut)| {
+            !shared.cuts_done.get(i).copied().unwrap_or(true)
+                && cut
+                    .pointer
+                    .strip_prefix(here)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        });
     let Some(i) = found else {
         return Ok(());
     };

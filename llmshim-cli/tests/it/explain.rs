@@ -204,7 +204,8 @@ fn apply(text: &str, hunks: &[&str]) -> String {
 
 #[test]
 fn a_fallback_ends_with_where_and_why() {
-    let input = r##"{"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}"##;
+    let input =
+        r##"{"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}"##;
     let out = llmshim(&["explain", "--target", "google"], input, &[]);
     assert_eq!(out.code, 0);
     assert!(
@@ -315,7 +316,8 @@ fn tsv_prints_the_flags_every_change_and_no_reason_on_success() {
 
 #[test]
 fn tsv_ends_with_the_reason() {
-    let input = r##"{"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}"##;
+    let input =
+        r##"{"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}"##;
     let out = llmshim(
         &["explain", "--target", "google", "--format", "tsv"],
         input,

@@ -5,7 +5,9 @@ use llmshim_core::keep::Conditional;
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::rules::EmptyProperties;
 use llmshim_core::walk::{NodeCtx, Pass};
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, check, json, lift};
+use llmshim_core::{
+    ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, check, json, lift,
+};
 use serde_json::{Map, Value};
 
 use crate::passes::values;
@@ -221,12 +223,13 @@ fn narrow_union(
     if !lift::append(map, "anyOf", &removed) {
         // The chosen branch brought an `(anyOf:` fragment of its own (a union narrowed inside it): the removed
         // branches are named after it all the same.
-        let current = map
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let current = map.get("description").and_then(Value::as_str).unwrap_or("");
         let text = format!("{current} (anyOf: {})", lift::render("anyOf", &removed));
-        json::set(map, "description", Value::String(text.trim_start().to_owned()));
+        json::set(
+            map,
+            "description",
+            Value::String(text.trim_start().to_owned()),
+        );
     }
     cx.record("target.narrow-union", ChangeKind::Narrowed, Some("anyOf"));
     Ok(true)

@@ -47,12 +47,7 @@ fn report_json(report: &llmshim::schema::Normalization) -> Value {
 /// point: Google and Code Assist remove its empty `properties`, and strict closes it. A demoted output is a
 /// non-strict schema: under strict again it may narrow where the first pass could not, so it is held to the
 /// non-strict pass.)
-fn assert_fixed_point(
-    case: &Case,
-    options: &llmshim::schema::Options,
-    strict: bool,
-    out: &Value,
-) {
+fn assert_fixed_point(case: &Case, options: &llmshim::schema::Options, strict: bool, out: &Value) {
     let normalizer = support::normalizer(&case.env);
     let mut again = out.clone();
     let options = options.clone().with_strict(options.strict && strict);

@@ -875,10 +875,16 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                                     || d.contains("(omitted oneOf: ")
                                     || d.contains("(recursive anyOf:")
                                     || d.contains("(recursive oneOf:")
-                                    || omitted_here.as_ref().is_some_and(|o| d.contains(o.as_str()))
+                                    || omitted_here
+                                        .as_ref()
+                                        .is_some_and(|o| d.contains(o.as_str()))
                             })
                     });
-                    if named_above { Ok(Account::Named) } else { Err(why) }
+                    if named_above {
+                        Ok(Account::Named)
+                    } else {
+                        Err(why)
+                    }
                 });
             match accounted {
                 Ok(Account::Kept) => tally.kept += 1,

@@ -139,8 +139,7 @@ fn an_output_fed_back_reports_no_change() {
 fn invalid_input_gives_a_cached_fallback_report() {
     let m = memo(Limits::default());
     let n = cached(&m, EnvFlags::default());
-    let input =
-        json!({"type": "object", "properties": {"a": {"$ref": "https://example.test/a.json"}}, "required": ["a"]});
+    let input = json!({"type": "object", "properties": {"a": {"$ref": "https://example.test/a.json"}}, "required": ["a"]});
     let options = Options::for_target(Target::OpenAiChat);
     let (first, first_report) = run(&n, &options, &input);
     assert!(first_report.used_fallback);

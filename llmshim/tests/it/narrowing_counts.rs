@@ -120,7 +120,12 @@ fn the_readme_counts_fallbacks_narrowings_and_demotions_per_target() {
     let mut rows = Vec::new();
     for target in Target::BUILTIN {
         let plain = count(&schemas, target, false);
-        assert_eq!(plain.demoted, 0, "{}: no demotion without strict", target.name());
+        assert_eq!(
+            plain.demoted,
+            0,
+            "{}: no demotion without strict",
+            target.name()
+        );
         rows.push((target.name().to_owned(), plain));
         if target.rules().rules().strict.is_some() {
             let strict = count(&schemas, target, true);

@@ -25,7 +25,8 @@ use serde_json::{Map, Value, json};
 use self::Design::{Accepts, Demotes, FallsBack, Narrows, Rules};
 use self::Rule::{InferType, KeepList, Meta, NullableOptional, SplitTypeArray};
 use llmshim::schema::FallbackKind::{
-    BudgetDepth, BudgetNodes, InvalidSchema, ProviderLimit, RefCycle, TargetUnsupported, UnresolvedRef,
+    BudgetDepth, BudgetNodes, InvalidSchema, ProviderLimit, RefCycle, TargetUnsupported,
+    UnresolvedRef,
 };
 
 /// The targets every fixture is normalized for.
@@ -907,9 +908,7 @@ fn strict_fixtures_pass_the_strict_check_and_every_difference_is_classified() {
                 (Observed::Equal, Some(_)) => failures.push(format!(
                     "{target}: equal after inlining, so the by-design entry is not used"
                 )),
-                (Observed::Unexplained(diffs), entry)
-                    if !matches!(entry, Some(Narrows(_))) =>
-                {
+                (Observed::Unexplained(diffs), entry) if !matches!(entry, Some(Narrows(_))) => {
                     failures.push(format!(
                         "{target}: unexplained differences: {}",
                         diffs.join("; ")
