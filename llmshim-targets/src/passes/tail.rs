@@ -539,8 +539,7 @@ fn with_own_text(node: &Value, own: &Value) -> Value {
     let text = own
         .get("description")
         .and_then(Value::as_str)
-        .map(|d| d.trim_end_matches("(type: any)").trim())
-        .unwrap_or("");
+        .map_or("", |d| d.trim_end_matches("(type: any)").trim());
     if let Some(map) = out.as_object_mut()
         && !text.is_empty()
     {
