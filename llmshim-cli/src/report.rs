@@ -38,7 +38,7 @@ pub fn write_json(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Resul
 /// use llmshim_cli::report::write_explain;
 /// use serde_json::json;
 ///
-/// let mut schema = json!({"type": "object", "properties": {"a": {"$ref": "#/missing"}}});
+/// let mut schema = json!({"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]});
 /// let options = Options::for_target(Target::OpenAiChat).with_diagnostics(true);
 /// let report = Normalizer::default().normalize_with(&options, &mut schema);
 /// let mut out = Vec::new();
