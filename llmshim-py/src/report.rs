@@ -4,7 +4,7 @@ use llmshim::schema::Normalization;
 use llmshim::tools::ToolsReport;
 use serde_json::{Map, Value};
 
-/// A report with every field: the outcome's name, the four flags, `fallback_reason` (`null` when there is none)
+/// A report with every field: the outcome's name, the five flags (`narrowed` last), `fallback_reason` (`null` when there is none)
 /// and `changes` (empty unless diagnostics were on).
 pub(crate) fn normalization(report: &Normalization) -> Value {
     let mut map = Map::new();
@@ -19,6 +19,7 @@ pub(crate) fn normalization(report: &Normalization) -> Value {
     );
     map.insert("strict".to_owned(), Value::Bool(report.strict));
     map.insert("bypassed".to_owned(), Value::Bool(report.bypassed));
+    map.insert("narrowed".to_owned(), Value::Bool(report.narrowed));
     let reason = report.fallback_reason.as_ref().map_or(Value::Null, |r| {
         let mut reason = Map::new();
         reason.insert("kind".to_owned(), Value::String(r.kind.as_str().to_owned()));

@@ -69,10 +69,12 @@ def test_report_fields_and_types():
         "used_fallback",
         "strict",
         "bypassed",
+        "narrowed",
         "fallback_reason",
         "changes",
     ]
     assert (report.changed, report.used_fallback, report.strict, report.bypassed) == (True, False, False, False)
+    assert not report.narrowed
     assert report.outcome == "rewritten"
     assert report.fallback_reason is None and not report.demoted
     assert all(isinstance(c, Change) for c in report.changes)
@@ -218,3 +220,27 @@ def test_the_outcome_reads_the_flags_together():
     _, output = llmshim.prepare_output({"type": "string"}, "chat")
     assert output.outcome == "rewritten"
     assert {r.outcome for r in llmshim.check(plain).values()} <= set(llmshim.OUTCOMES)
+
+
+def test_an_optional_part_the_target_cannot_take_is_narrowed_not_a_fallback():
+    # Google cannot take an external reference: the optional property holding it is removed and named, the rest kept.
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"$ref": "https://example.com/x.json"}},
+        "required": ["a"],
+    }
+    out, report = llmshim.normalize(schema, "google")
+    assert report.narrowed and not report.used_fallback and report.outcome == "rewritten"
+    assert out == {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "description": "(omitted b: external_ref)",
+    }
+    # The same property required: nothing optional is left around it, so the schema falls back.
+    out, report = llmshim.normalize({**schema, "required": ["a", "b"]}, "google")
+    assert report.used_fallback and not report.narrowed
+    # A tools summary is narrowed when a tool is.
+    request = {"tools": [{"type": "function", "function": {"name": "t", "parameters": schema}}]}
+    _, tools = llmshim.normalize_tools(request, "google")
+    assert tools.summary.narrowed and tools.tools[0].report.narrowed

@@ -44,7 +44,7 @@ const SCHEMA_VALUES: [&str; 11] = [
 
 /// Rules whose changes always name a whole node, even where its pointer ends in a keyword that holds one schema
 /// (`/items` for the item schema, closed by `strict.close-object`).
-const NODE_RULES: [&str; 7] = [
+const NODE_RULES: [&str; 9] = [
     "strict.close-object",
     "strict.nullable-optional",
     "strict.demoted",
@@ -52,6 +52,8 @@ const NODE_RULES: [&str; 7] = [
     "anthropic.request-budget",
     "output.wrap",
     "resolve.unroll-recursion",
+    "target.omit-property",
+    "walk.narrow-any",
 ];
 
 /// The longest value or description a sentence quotes, in bytes; longer ones are cut with `…`.
@@ -283,6 +285,14 @@ fn keyword_sentence(
         "google.collapse-nullable" => {
             return format!("collapsed {k} into its one branch that is not null");
         }
+        "target.narrow-union" => {
+            return format!(
+                "kept only the first branch of {k} that the target accepts; the description names the others"
+            );
+        }
+        "walk.nullable-remove" => {
+            return format!("removed the `null` branch of {k}, so null is no longer accepted");
+        }
         "google.const-to-enum" => {
             return format!("turned {k} into a one-value `enum`");
         }
@@ -372,6 +382,16 @@ fn node_sentence(change: &Change, now: Option<&Value>) -> String {
         ("resolve.unroll-recursion", _) => {
             "cut the recursion here after a fixed number of expansions; the enclosing node's description says what \
              was omitted"
+                .to_owned()
+        }
+        ("target.omit-property", _) => {
+            "could not express this part for the target, so the nearest optional property or union branch around it \
+             was removed; the enclosing node's description names it as `(omitted <name>: <kind>)`"
+                .to_owned()
+        }
+        ("walk.narrow-any", _) => {
+            "gave this node, which accepted any value, `type: \"string\"` where the target needs a type; its \
+             description says `(type: any)`"
                 .to_owned()
         }
         (_, ChangeKind::Dropped) => "removed this node".to_owned(),

@@ -121,13 +121,16 @@ class Change:
 class Report:
     """What normalization did: the fields of the Rust ``Normalization``, and ``outcome``, the one word that reads
     them together (``Normalization::outcome``): ``"bypassed"``, else ``"fallback"``, else ``"demoted"`` (strict was
-    asked and the reason says why it was not enforced), else ``"rewritten"`` or ``"unchanged"``."""
+    asked and the reason says why it was not enforced), else ``"rewritten"`` or ``"unchanged"``. ``narrowed`` says
+    that some part the target cannot express was narrowed (an optional property or union branch removed, a union
+    cut to one branch, an untyped node given a type) instead of the whole schema falling back."""
 
     outcome: str
     changed: bool
     used_fallback: bool
     strict: bool
     bypassed: bool
+    narrowed: bool
     fallback_reason: FallbackReason | None
     changes: tuple[Change, ...]
 
@@ -238,6 +241,7 @@ def _report_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
         "used_fallback": raw["used_fallback"],
         "strict": raw["strict"],
         "bypassed": raw["bypassed"],
+        "narrowed": raw["narrowed"],
         "fallback_reason": None if reason is None else FallbackReason(**reason),
         "changes": tuple(Change(**c) for c in raw["changes"]),
     }
