@@ -45,7 +45,8 @@ def test_every_target_applies_its_nullable_policy(target):
 
 @pytest.mark.parametrize("target", llmshim.TARGETS)
 def test_every_target_falls_back_on_an_unresolved_reference(target):
-    out, report = llmshim.normalize({"type": "object", "properties": {"a": {"$ref": "#/missing"}}}, target)
+    # Required, so no optional part around it can be removed instead (see the narrowing test below).
+    out, report = llmshim.normalize({"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}, target)
     assert out == FALLBACK
     assert report.used_fallback and report.changed
     assert report.fallback_reason == FallbackReason(
@@ -88,7 +89,7 @@ def test_report_fields_and_types():
         report.changed = False
 
 
-def test_strict_closes_objects_and_a_node_accepting_anything_is_demoted():
+def test_strict_closes_objects_narrows_a_node_accepting_anything_and_demotes_an_untyped_union():
     schema = {
         "type": "object",
         "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["c", "f"], "default": "c"}},
@@ -105,11 +106,15 @@ def test_strict_closes_objects_and_a_node_accepting_anything_is_demoted():
 
     anything = {"type": "object", "properties": {"payload": {}}, "required": ["payload"]}
     out, report = llmshim.normalize(anything, "chat", strict=True)
+    assert report.strict and report.narrowed and not report.demoted
+    assert out["properties"]["payload"] == {"type": "string", "description": "(type: any)"}
+
+    untyped = {"type": "object", "properties": {"ip": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}, "required": ["ip"]}
+    out, report = llmshim.normalize(untyped, "chat", strict=True)
     assert not report.strict and not report.used_fallback
     assert report.demoted
     assert report.fallback_reason.kind == "strict_unsupported"
-    assert report.fallback_reason.pointer == "/properties/payload"
-    assert out["properties"]["payload"] == {}
+    assert report.fallback_reason.pointer.startswith("/properties/ip")
 
 
 def test_options_are_applied_and_checked():
@@ -204,7 +209,14 @@ def test_the_outcome_reads_the_flags_together():
     cases = [
         (llmshim.normalize(plain, "chat"), "unchanged"),
         (llmshim.normalize({"type": "object", "properties": {"a": {"type": ["string", "null"]}}}, "google"), "rewritten"),
-        (llmshim.normalize({"type": "object", "properties": {"p": {}}, "required": ["p"]}, "chat", strict=True), "demoted"),
+        (
+            llmshim.normalize(
+                {"type": "object", "properties": {"p": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}, "required": ["p"]},
+                "chat",
+                strict=True,
+            ),
+            "demoted",
+        ),
         (llmshim.normalize({"$ref": "#/missing"}, "chat"), "fallback"),
         (llmshim.normalize(plain, "chat", bypass=True), "bypassed"),
     ]
