@@ -354,9 +354,9 @@ const PUBLISHED: [(&str, usize, usize); COLUMNS] = [
     ("responses", 35, 3),
     ("anthropic", 28, 4),
     ("google", 35, 54),
+    ("google-json", 46, 0),
     ("cca", 34, 120),
     ("mcp", 15, 5),
-    ("google-json", 0, 0),
 ];
 
 #[test]

@@ -347,7 +347,7 @@ fn gemini_json_schema_declarations_keep_their_place_and_lose_strict() {
         {"name": "j", "parametersJsonSchema": {"type": "object", "properties": {"n": {"type": "integer", "nullable": true}}}, "strict": true, "behavior": "BLOCKING"},
         {"name": "p", "description": "P", "parameters": {"type": "object", "properties": {"v": {"type": ["string", "null"], "format": "int64"}}}},
         {"name": "e", "parameters": {"type": "object", "properties": {}}},
-        {"name": "r", "parametersJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/missing"}}}}
+        {"name": "r", "parametersJsonSchema": {"type": "object", "properties": {"a": {"$ref": "#/missing"}}, "required": ["a"]}}
     ]}]});
     let (out, report) = translate(Target::GoogleJsonSchema, false, &request);
     exact(
