@@ -5,7 +5,7 @@ use llmshim_core::Nullable;
 use llmshim_core::keep::{KeepSet, Keywords};
 use llmshim_core::rules::{DefaultItems, EmptyProperties, Recursion, Root, RuleSet};
 
-use crate::rules::Status::{Implemented, Planned};
+use crate::rules::Status::Implemented;
 use crate::rules::{Applies, Rule};
 
 /// Every target.
@@ -20,11 +20,6 @@ fn strict(r: &RuleSet) -> Applies {
     } else {
         Applies::Never
     }
-}
-
-/// A rule that no built-in rule set applies yet.
-fn planned(_: &RuleSet) -> Applies {
-    Applies::Never
 }
 
 /// `Always` when `on`.
