@@ -354,7 +354,7 @@ const PUBLISHED: [(&str, usize, usize); COLUMNS] = [
     ("responses", 35, 3),
     ("anthropic", 28, 4),
     ("google", 35, 54),
-    ("google-json", 46, 0),
+    ("google-json", 27, 6),
     ("cca", 34, 120),
     ("mcp", 15, 5),
 ];
