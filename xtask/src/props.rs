@@ -19,12 +19,12 @@ use crate::{metadata, record, reliability};
 const PROPERTIES: [(&str, &str); 2] = [
     (
         "invariants::every_target_keeps_every_invariant",
-        "normalized for the six targets, strict off and on: no panic, memo equals no memo, the output passes its \
+        "normalized for every built-in target, strict off and on: no panic, memo equals no memo, the output passes its \
          checks, holds no reference and only input literals, and a second pass changes nothing",
     ),
     (
         "loss::nothing_on_the_lift_list_vanishes_from_generated_schemas",
-        "normalized for the six targets, strict off and on: the loss invariant holds",
+        "normalized for every built-in target, strict off and on: the loss invariant holds",
     ),
 ];
 

@@ -1220,7 +1220,8 @@ fn vacuous(key: &str, own_types: &[String], nodes: &[&Map<String, Value>]) -> bo
 }
 
 /// Whether a `(anyOf:`, `(oneOf:` or `(allOf:` fragment of `descriptions` names a subtree that holds `key`, as a
-/// keyword of one of its schema objects or as a `(key:` marker in one of its descriptions. A fragment holds its
+/// keyword of one of its schema objects, as a `(key:` marker in one of its descriptions, or in a fragment nested in
+/// one of those descriptions (a union branch removed inside a branch that was itself removed and named). A fragment holds its
 /// value as written (root shaping lifts the combinator as it stood before its branches were walked), so a `$ref`
 /// inside it is followed into the input document.
 fn named_in_fragment(key: &str, descriptions: &[&str], input: &Value) -> bool {
@@ -1264,7 +1265,7 @@ fn holds(value: &Value, key: &str, marker: &str, input: &Value) -> bool {
                     || map
                         .get("description")
                         .and_then(Value::as_str)
-                        .is_some_and(|d| d.contains(marker))
+                        .is_some_and(|d| d.contains(marker) || named_in_fragment(key, &[d], input))
                 {
                     return true;
                 }
