@@ -184,23 +184,7 @@ fn const_to_enum(map: &mut Map<String, Value>) -> bool {
         return false;
     };
     let value = value.clone();
-    match map.get("enum") {
-        None => {
-            json::rename_in_place(map, "const", "enum");
-            json::set(map, "enum", Value::Array(vec![value]));
-            true
-        }
-        Some(Value::Array(values)) => {
-            let kept: Vec<Value> = values.iter().filter(|v| **v == value).cloned().collect();
-            if kept.is_empty() {
-                return false;
-            }
-            json::set(map, "enum", Value::Array(kept));
-            json::remove(map, "const");
-            true
-        }
-        Some(_) => false,
-    }
+    crate::passes::const_into_enum(map, value)
 }
 
 /// Whether an `enum` is one this dialect reads: an array of strings and numbers.

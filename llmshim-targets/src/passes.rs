@@ -12,6 +12,7 @@ mod values;
 pub use hooks::{EnterHook, LeaveHook};
 pub use items::DefaultItemsPass;
 pub use keep::KeepList;
+pub(crate) use keep::const_into_enum;
 pub use objects::EmptyPropertiesAdd;
 pub use patterns::Patterns;
 pub use root::RootShaping;

@@ -93,6 +93,14 @@ fn const_to_enum(map: &mut Map<String, Value>) -> bool {
         return false;
     }
     let value = Value::String(text.clone());
+    const_into_enum(map, value)
+}
+
+/// Writes the node's `const`, whose value is `value`, as a one-value `enum`: at the `const`'s position when the node
+/// has no `enum`; when it has one, the `enum` keeps only the values equal to `value` and the `const` goes. When the
+/// `enum` holds no such value (nothing is valid) or is not an array, nothing changes. Returns whether the node
+/// changed. Shared by every rule that spells a `const` as an `enum` for a dialect without `const`.
+pub(crate) fn const_into_enum(map: &mut Map<String, Value>, value: Value) -> bool {
     match map.get("enum") {
         None => {
             json::rename_in_place(map, "const", "enum");
