@@ -54,29 +54,6 @@ const SNAKE: [(&str, &str); 14] = llmshim_core::keyword::SNAKE_CASE;
 /// The keys strict keeps; every other key it removes. `llmshim-strict`'s keep-list test pins this list.
 const STRICT_KEEP: [&str; 13] = llmshim_strict::KEEP;
 
-/// The keys Gemini's JSON Schema dialect (`google-json`) keeps (its keep-list); every other key it removes.
-const GOOGLE_JSON_KEEP: [&str; 19] = [
-    "$ref",
-    "$defs",
-    "type",
-    "format",
-    "title",
-    "description",
-    "enum",
-    "items",
-    "prefixItems",
-    "minItems",
-    "maxItems",
-    "minimum",
-    "maximum",
-    "anyOf",
-    "oneOf",
-    "properties",
-    "additionalProperties",
-    "required",
-    "propertyOrdering",
-];
-
 /// A lift-list keyword that a rule drops on purpose, because it says nothing where it stood.
 pub(crate) struct LiftDrop {
     /// The rule that drops it.
@@ -796,24 +773,15 @@ impl Mode {
     }
 }
 
-/// The keep-list of `target`, or `None` for a target without one: Google's and Code Assist's read from the library,
-/// google-json's as written out above.
+/// The keys `target` keeps whatever their value (its keep-list's unconditional names, the same under both keyword
+/// profiles), read from the library, or `None` for a target without a keep-list (Google, Code Assist and google-json
+/// have one); every other key such a target removes or keeps only under a condition.
 fn keep_list(target: Target) -> Option<&'static [&'static str]> {
-    match target {
-        Target::Google | Target::CloudCodeAssist => Some(google_keep_names()),
-        Target::GoogleJsonSchema => Some(&GOOGLE_JSON_KEEP),
-        _ => None,
-    }
-}
-
-/// The keys Google and Code Assist keep whatever their value (their keep-list's unconditional names, which are the
-/// same under both keyword profiles); every other key they remove or keep only under a condition.
-fn google_keep_names() -> &'static [&'static str] {
-    Target::Google
+    target
         .rules()
         .rules()
         .keep_set(Keywords::Conservative)
-        .map_or(&[], |set| set.names)
+        .map(|set| set.names)
 }
 
 /// Checks the loss invariant for one output; returns the violations (empty when it holds) and the tally.
@@ -1637,7 +1605,11 @@ fn the_invariant_catches_a_rule_set_that_drops_any_lift_list_keyword() {
 fn violations(input: &Value, output: &Value, google_family: bool) -> (Vec<String>, Tally) {
     let mode = Mode {
         google_family,
-        keep: google_family.then(google_keep_names),
+        keep: if google_family {
+            keep_list(Target::Google)
+        } else {
+            None
+        },
         filter_required: google_family,
         strict: false,
     };
