@@ -11,6 +11,7 @@
 //! - [`fallbacks`] compares a corpus run with its expected-fallback list, whose entries each carry
 //!   the pointer and message they must fall back with.
 //! - [`workload`] builds the published benchmark workloads and valid tool arguments.
+//! - [`readme`] checks, and under `UPDATE_EXPECT=1` rewrites, the README blocks that tests compute.
 //!
 //! # Examples
 //!
@@ -47,6 +48,7 @@
 
 pub mod fallbacks;
 pub mod golden;
+pub mod readme;
 pub mod refs;
 pub mod testdata;
 pub mod workload;

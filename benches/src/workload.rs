@@ -68,6 +68,21 @@ pub fn mcp_corpus() -> Option<Vec<(String, Value)>> {
     Some(corpus)
 }
 
+/// Returns the `inputSchema` of every tool of the MCP corpus, in [`mcp_corpus`] order, or `None` when the test data is
+/// absent.
+///
+/// # Panics
+///
+/// Panics as [`mcp_corpus`] does on a corrupt corpus file.
+pub fn mcp_input_schemas() -> Option<Vec<Value>> {
+    Some(
+        mcp_corpus()?
+            .iter()
+            .flat_map(|(_, request)| input_schemas(request))
+            .collect(),
+    )
+}
+
 /// Returns the batch workload: the lines of `llmshim batch` input that send the whole MCP corpus through every
 /// target, or `None` when the test data is absent.
 ///

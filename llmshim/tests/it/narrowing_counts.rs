@@ -10,11 +10,9 @@
 //! differs, and with `UPDATE_EXPECT=1` (`cargo xtask bless`) rewrites that section.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
-use llmshim_benches::golden::Mode;
-use llmshim_benches::testdata;
+use llmshim_benches::{readme, testdata, workload};
 use serde_json::Value;
 
 /// How many tool input schemas the corpus holds (the strict corpus's count of MCP tools).
@@ -25,15 +23,7 @@ const END: &str = "<!-- narrowing:end -->";
 
 /// Every MCP tool's `inputSchema`.
 fn schemas() -> Vec<Value> {
-    let mut found = Vec::new();
-    for file in testdata::mcp_tool_files() {
-        let doc =
-            testdata::read_json(&file).unwrap_or_else(|err| panic!("corrupt test data: {err}"));
-        for tool in doc["tools"].as_array().into_iter().flatten() {
-            found.push(tool["inputSchema"].clone());
-        }
-    }
-    found
+    workload::mcp_input_schemas().unwrap_or_default()
 }
 
 /// One configuration's counts.
@@ -134,26 +124,7 @@ fn the_readme_counts_fallbacks_narrowings_and_demotions_per_target() {
     }
     let table = render(&rows);
     eprint!("{table}");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).expect("the README");
-    let start = readme
-        .find(START)
-        .expect("the README marks the narrowing counts")
-        + START.len();
-    let end = readme
-        .find(END)
-        .expect("the README ends the narrowing counts");
-    if readme[start..end] == table {
-        return;
+    if let Err(problem) = readme::check_section(START, END, &table, "narrowing counts") {
+        panic!("{problem}");
     }
-    if Mode::from_env() == Mode::Bless {
-        let mut updated = readme[..start].to_owned();
-        updated.push_str(&table);
-        updated.push_str(&readme[end..]);
-        std::fs::write(&path, updated).expect("the README is writable");
-        return;
-    }
-    panic!(
-        "the README's narrowing counts differ from the corpus (run with UPDATE_EXPECT=1 to rewrite them):\n{table}"
-    );
 }

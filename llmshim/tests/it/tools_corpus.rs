@@ -10,7 +10,7 @@ use llmshim::schema::{
 use llmshim::tools::ToolsReport;
 use llmshim_benches::fallbacks::{Expected, Observed};
 use llmshim_benches::golden::Mode;
-use llmshim_benches::{testdata, workload};
+use llmshim_benches::{readme, testdata, workload};
 use serde_json::{Value, json};
 
 fn plain() -> Normalizer {
@@ -38,31 +38,13 @@ const UNCHANGED_END: &str = "<!-- tools-unchanged:end -->";
 /// Compares the README's unchanged-tool counts with `counts` (rewriting them when blessing); a difference is a
 /// problem.
 fn readme_unchanged(counts: &str) -> Option<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).expect("the README");
-    let (Some(start), Some(end)) = (readme.find(UNCHANGED_START), readme.find(UNCHANGED_END))
-    else {
-        return Some(format!(
-            "the README marks no unchanged-tool counts ({UNCHANGED_START}...{UNCHANGED_END})"
-        ));
-    };
-    let start = start + UNCHANGED_START.len();
-    if start > end {
-        return Some("the README's unchanged-tool markers are out of order".to_owned());
-    }
-    if readme[start..end] == *counts {
-        return None;
-    }
-    if Mode::from_env() == Mode::Bless {
-        let updated = format!("{}{counts}{}", &readme[..start], &readme[end..]);
-        std::fs::write(&path, updated).expect("the README is writable");
-        return None;
-    }
-    Some(format!(
-        "the README's counts of tools sent unchanged differ from the run (run with UPDATE_EXPECT=1 to rewrite \
-         them): README {:?}, run {counts:?}",
-        &readme[start..end]
-    ))
+    readme::check_section(
+        UNCHANGED_START,
+        UNCHANGED_END,
+        counts,
+        "counts of tools sent unchanged",
+    )
+    .err()
 }
 
 // ---------------------------------------------------------------------------------------------------------------
