@@ -4,7 +4,7 @@
 //! Every tool `inputSchema` of `mcp-tools/*.json` is normalized for the targets whose keep-lists differ by profile
 //! (chat, responses and anthropic with strict requested; google and cca), under `Keywords::Current` and
 //! `Keywords::Conservative`, through a normalizer with fixed, empty environment flags and no memo. Each occurrence of
-//! a constraint keyword ([`CONSTRAINTS`]: the keywords a keep-list keeps under one profile and not the other, or
+//! a constraint keyword ([`constraints`]: the keywords a keep-list keeps under one profile and not the other, or
 //! under a condition) is accounted for by the loss invariant's reading (`loss::fate`): kept at its position,
 //! described there, dropped where it constrains nothing, inside a part a rule removed and named whole, lost, or in a
 //! schema that fell back. Every row accounts for every occurrence, `lost` is 0 in every row, and the current profile
@@ -16,26 +16,37 @@ use std::fmt::Write as _;
 
 use llmshim::schema::{Env, EnvFlags, Keywords, Normalizer, Options, Target};
 use llmshim_benches::{readme, testdata, workload};
+use llmshim_core::keyword::LIFTABLE;
 use serde_json::Value;
 
 use crate::loss::{self, Fate};
 
-/// The constraint keywords counted.
-const CONSTRAINTS: [&str; 13] = [
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-];
+/// The constraint keywords counted: every keyword of the lift list that some counted configuration's effective
+/// keep-list (the strict one under strict, else the target's own) keeps under a condition, or keeps under one keyword
+/// profile and not the other. Read from the rule sets, in lift-list order.
+fn constraints() -> Vec<&'static str> {
+    let profiled = |key: &str| {
+        CONFIGS.iter().any(|&(target, strict)| {
+            let rules = target.rules().rules();
+            let set = |keywords| {
+                if strict {
+                    Some(rules.strict_keep(keywords))
+                } else {
+                    rules.keep_set(keywords)
+                }
+            };
+            let (Some(current), Some(conservative)) =
+                (set(Keywords::Current), set(Keywords::Conservative))
+            else {
+                return false;
+            };
+            current.condition(key).is_some()
+                || conservative.condition(key).is_some()
+                || current.mentions(key) != conservative.mentions(key)
+        })
+    };
+    LIFTABLE.into_iter().filter(|key| profiled(key)).collect()
+}
 
 /// The configurations counted: a target and whether strict is requested.
 const CONFIGS: [(Target, bool); 5] = [
@@ -64,7 +75,13 @@ struct Row {
     in_fallbacks: usize,
 }
 
-fn count(schemas: &[Value], target: Target, strict: bool, keywords: Keywords) -> Row {
+fn count(
+    schemas: &[Value],
+    keys: &[&str],
+    target: Target,
+    strict: bool,
+    keywords: Keywords,
+) -> Row {
     let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
     let options = Options::for_target(target)
         .with_strict(strict)
@@ -74,16 +91,16 @@ fn count(schemas: &[Value], target: Target, strict: bool, keywords: Keywords) ->
         let mut out = input.clone();
         let report = normalizer.normalize_with(&options, &mut out);
         if report.used_fallback {
-            row.in_fallbacks += loss::occurrences(input, &CONSTRAINTS);
+            row.in_fallbacks += loss::occurrences(input, keys);
             continue;
         }
         let mode = loss::Mode::of(target, &report);
-        row.fate.add(loss::fate(input, &out, mode, &CONSTRAINTS));
+        row.fate.add(loss::fate(input, &out, mode, keys));
     }
     row
 }
 
-fn render(total: usize, rows: &[(String, &str, Row)]) -> String {
+fn render(total: usize, keys: &[&str], rows: &[(String, &str, Row)]) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -91,7 +108,7 @@ fn render(total: usize, rows: &[(String, &str, Row)]) -> String {
          do not edit by hand. The {SCHEMAS} tool `inputSchema`s of the shared MCP corpus hold {total} occurrences of \
          the constraint keywords `{}` (counted at each position they constrain, so a definition referenced twice counts \
          twice).",
-        CONSTRAINTS.join("`, `")
+        keys.join("`, `")
     );
     text.push('\n');
     text.push_str(
@@ -121,15 +138,17 @@ fn the_readme_counts_kept_described_and_lost_constraint_keywords_per_target_and_
         "the MCP corpus holds {} tool schemas, expected {SCHEMAS}",
         schemas.len()
     );
-    let total: usize = schemas
-        .iter()
-        .map(|s| loss::occurrences(s, &CONSTRAINTS))
-        .sum();
+    let keys = constraints();
+    assert!(
+        keys.contains(&"pattern") && keys.contains(&"maxLength"),
+        "the keep-lists' profiled keywords are read: {keys:?}"
+    );
+    let total: usize = schemas.iter().map(|s| loss::occurrences(s, &keys)).sum();
     let mut rows = Vec::new();
     for (target, strict) in CONFIGS {
         let config = format!("{}{}", target.name(), if strict { " (strict)" } else { "" });
-        let current = count(&schemas, target, strict, Keywords::Current);
-        let conservative = count(&schemas, target, strict, Keywords::Conservative);
+        let current = count(&schemas, &keys, target, strict, Keywords::Current);
+        let conservative = count(&schemas, &keys, target, strict, Keywords::Conservative);
         for (profile, row) in [("current", current), ("conservative", conservative)] {
             assert_eq!(
                 row.fate.total() + row.in_fallbacks,
@@ -150,7 +169,7 @@ fn the_readme_counts_kept_described_and_lost_constraint_keywords_per_target_and_
         rows.push((config.clone(), "current", current));
         rows.push((config, "conservative", conservative));
     }
-    let table = render(total, &rows);
+    let table = render(total, &keys, &rows);
     eprint!("{table}");
     if let Err(problem) = readme::check_section(START, END, &table, "keyword counts") {
         panic!("{problem}");
