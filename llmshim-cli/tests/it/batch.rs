@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{example, flags, llmshim, run};
+use crate::support::{example, flags, keys, llmshim, run};
 
 #[test]
 fn the_bundled_batch_answers_every_line() {
@@ -19,12 +19,7 @@ fn the_bundled_batch_answers_every_line() {
         .zip(text.lines().filter(|l| !l.trim().is_empty()))
     {
         let request: Value = serde_json::from_str(line).unwrap();
-        let keys: Vec<&str> = answer
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = keys(answer);
         if request["api"] == "output" {
             assert_eq!(keys, ["output", "report", "wrapped"], "{line}");
         } else {
@@ -65,12 +60,7 @@ fn a_malformed_line_in_the_middle_gets_an_error_line_and_the_run_continues() {
         (4, "unknown option"),
         (5, "not a JSON object"),
     ] {
-        let keys: Vec<&str> = answers[i]
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = keys(&answers[i]);
         assert_eq!(keys, ["error"], "{i}");
         assert!(
             answers[i]["error"].as_str().unwrap().contains(needle),

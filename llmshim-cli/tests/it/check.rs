@@ -5,7 +5,7 @@ use llmshim::schema::Target;
 use llmshim_cli::console::Console;
 use serde_json::json;
 
-use crate::support::{example, flags, in_process, llmshim, run};
+use crate::support::{example, flags, in_process, keys, llmshim, run};
 
 #[test]
 fn every_built_in_target_in_order() {
@@ -30,12 +30,7 @@ fn every_built_in_target_in_order() {
         ]
     );
     for result in results {
-        let keys: Vec<&str> = result
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = keys(result);
         assert_eq!(keys, ["target", "report"]);
         assert_eq!(result["report"], flags(true, false, false, false));
     }

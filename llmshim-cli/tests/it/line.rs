@@ -7,6 +7,8 @@ use llmshim_cli::batch::env::line_flags;
 use llmshim_cli::batch::line::parse_line;
 use serde_json::json;
 
+use crate::support::keys;
+
 fn error(text: &str) -> String {
     parse_line(text, EnvFlags::default()).unwrap_err().message
 }
@@ -178,12 +180,7 @@ fn the_runner_answers_with_the_contract_shapes() {
     let answer = runner
         .answer(r#"{"api": "output", "target": "chat", "input": {"type": "boolean"}}"#)
         .unwrap();
-    let keys: Vec<&str> = answer
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys(&answer);
     assert_eq!(keys, ["output", "report", "wrapped"]);
     // A runner whose process flags bypass normalization bypasses lines without an env of their own.
     let bypassing = Runner::new(EnvFlags::default().with_no_schema_normalization(true));

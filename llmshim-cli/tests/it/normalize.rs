@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::support::{example, flags, llmshim, run};
+use crate::support::{example, flags, keys, llmshim, run, targets};
 
 const NULLABLE: &str =
     r#"{"type": "object", "properties": {"name": {"type": ["string", "null"]}}}"#;
@@ -10,24 +10,11 @@ const NULLABLE: &str =
 #[test]
 fn the_pydantic_example_normalizes_for_every_target() {
     let file = example("pydantic-order.json");
-    for target in [
-        "chat",
-        "responses",
-        "anthropic",
-        "google",
-        "google-json",
-        "cca",
-        "mcp",
-    ] {
+    for target in targets() {
         let out = run(&["normalize", "--target", target, &file]);
         assert_eq!(out.code, 0, "{target}: {}", out.stderr);
         let answer = out.json();
-        let keys: Vec<&str> = answer
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = keys(&answer);
         assert_eq!(keys, ["output", "report"], "{target}");
         assert_eq!(
             answer["report"],
@@ -110,12 +97,7 @@ fn strict_and_diagnostics_list_every_change() {
             "strict.close-object"
         ]
     );
-    let keys: Vec<&str> = answer["report"]["changes"][0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys(&answer["report"]["changes"][0]);
     assert_eq!(keys, ["pointer", "rule", "kind"]);
 }
 
@@ -253,12 +235,7 @@ fn budgets_fall_back_with_exit_status_zero() {
         "{}",
         literal.stderr
     );
-    let keys: Vec<&str> = answer["report"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys(&answer["report"]);
     assert_eq!(
         keys,
         [

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::support::{example, llmshim, run};
+use crate::support::{example, keys, llmshim, run, targets};
 
 #[test]
 fn a_non_object_output_is_wrapped() {
@@ -20,12 +20,7 @@ fn a_non_object_output_is_wrapped() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let answer = out.json();
-    let keys: Vec<&str> = answer
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys(&answer);
     assert_eq!(keys, ["output", "report", "wrapped"]);
     assert_eq!(
         answer["output"],
@@ -49,15 +44,7 @@ fn a_non_object_output_is_wrapped() {
 
 #[test]
 fn an_object_output_is_not_wrapped() {
-    for target in [
-        "chat",
-        "responses",
-        "anthropic",
-        "google",
-        "google-json",
-        "cca",
-        "mcp",
-    ] {
+    for target in targets() {
         let out = run(&[
             "output",
             "--target",

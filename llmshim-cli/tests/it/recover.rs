@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::support::llmshim;
+use crate::support::{keys, llmshim};
 
 /// Every collected body with its target, request and hand-read answer.
 fn entries() -> Vec<(String, Value)> {
@@ -75,12 +75,7 @@ fn every_collected_body_recovers_through_the_command() {
             &[],
         );
         let answer = out.json();
-        let keys: Vec<&str> = answer
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = keys(&answer);
         assert_eq!(keys, ["output", "rejection", "step"], "{id}");
         if doc["expect"].is_null() {
             assert_eq!(out.code, 1, "{id}: not recognised");

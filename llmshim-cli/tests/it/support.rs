@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use llmshim::schema::Target;
 use llmshim_cli::console::Console;
 use llmshim_cli::run::{Io, main_on};
 use serde_json::Value;
@@ -128,4 +129,17 @@ pub(crate) fn run(args: &[&str]) -> Run {
 )]
 pub(crate) fn flags(changed: bool, used_fallback: bool, strict: bool, bypassed: bool) -> Value {
     serde_json::json!({"changed": changed, "used_fallback": used_fallback, "strict": strict, "bypassed": bypassed, "narrowed": false})
+}
+
+/// The command-line names of every built-in target, in the library's order.
+pub(crate) fn targets() -> Vec<&'static str> {
+    Target::BUILTIN.iter().map(|target| target.name()).collect()
+}
+
+/// The member names of `value` in order; empty when it is not an object.
+pub(crate) fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .map(|map| map.keys().map(String::as_str).collect())
+        .unwrap_or_default()
 }

@@ -2,20 +2,12 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{example, llmshim, run};
+use crate::support::{example, llmshim, run, targets};
 
 #[test]
 fn the_mixed_request_translates_for_every_target_with_one_tool_falling_back() {
     let file = example("request-mixed-tools.json");
-    for target in [
-        "chat",
-        "responses",
-        "anthropic",
-        "google",
-        "google-json",
-        "cca",
-        "mcp",
-    ] {
+    for target in targets() {
         let out = run(&["tools", "--target", target, &file]);
         assert_eq!(out.code, 0, "{target}: {}", out.stderr);
         let answer = out.json();
