@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::report::FallbackReason;
 use crate::rules::RuleSet;
-use crate::walk::NodeCtx;
+use crate::walk::{Hooks, NodeCtx};
 
 /// A target's rules: an id, the rule-set data, and two optional hooks.
 ///
@@ -37,6 +37,12 @@ pub trait TargetRules: Send + Sync + std::fmt::Debug {
 
     /// The rule-set data.
     fn rules(&self) -> &RuleSet;
+
+    /// Which of the two hooks below the target implements: the walk leaves out a hook this leaves out. The default,
+    /// both, is always correct; a target that keeps a default hook may say so to spare the walk a call per node.
+    fn hooks(&self) -> Hooks {
+        Hooks::BOTH
+    }
 
     /// Step W18: runs on every visited schema object after type inference.
     ///

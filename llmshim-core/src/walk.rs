@@ -217,10 +217,60 @@ pub enum Flow {
     Done,
 }
 
+/// Which of a pass's two hooks can act in a walk: the walker calls only those, so a pass whose rule is off (a Google
+/// rule on an OpenAI target, strict closing without strict) costs nothing per node.
+///
+/// ```
+/// use llmshim_core::walk::Hooks;
+///
+/// assert!(Hooks::ENTER.enter && !Hooks::ENTER.leave);
+/// assert_eq!(Hooks::when(false, Hooks::BOTH), Hooks::NONE);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Hooks {
+    /// [`Pass::enter`] can act.
+    pub enter: bool,
+    /// [`Pass::leave`] can act.
+    pub leave: bool,
+}
+
+impl Hooks {
+    /// Both hooks are called: the default, always correct.
+    pub const BOTH: Hooks = Hooks::new(true, true);
+    /// Only `enter` is called.
+    pub const ENTER: Hooks = Hooks::new(true, false);
+    /// Only `leave` is called.
+    pub const LEAVE: Hooks = Hooks::new(false, true);
+    /// The pass is left out of the walk.
+    pub const NONE: Hooks = Hooks::new(false, false);
+
+    /// Hooks from their two flags.
+    pub const fn new(enter: bool, leave: bool) -> Self {
+        Hooks { enter, leave }
+    }
+
+    /// `hooks` when `on`, else none.
+    pub const fn when(on: bool, hooks: Hooks) -> Self {
+        if on { hooks } else { Hooks::NONE }
+    }
+}
+
 /// One per-node pass. Whoever composes the walk lists passes in the order of the walk steps (W1 to W30).
 pub trait Pass {
     /// A short name for debugging.
     fn name(&self) -> &'static str;
+
+    /// Which hooks can act in a walk with `settings`; the walker asks once per walk (for each value of
+    /// [`Settings::strict`], which a re-walk may force) and never calls a hook this leaves out.
+    ///
+    /// The answer may depend on the pass and on the settings only, never on a node. A hook left out must be one that
+    /// would change nothing, record nothing and return `Continue` or `Ok(())` on every node of such a walk. The
+    /// default, both, is always correct.
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        let _ = settings;
+        Hooks::BOTH
+    }
 
     /// Runs before the children are walked.
     ///
@@ -327,6 +377,8 @@ impl Rewalk {
 
 struct Shared {
     settings: Settings,
+    /// The passes whose hooks can act, with strict off (`[0]`) and on (`[1]`).
+    plans: [Plan; 2],
     meter: Meter,
     changes: Vec<Change>,
     pointer: String,
@@ -345,6 +397,30 @@ struct Shared {
     narrowed: usize,
     /// Which of the settings' cuts a visit has already failed at.
     cuts_done: Vec<bool>,
+}
+
+/// The passes of a walk whose hooks can act under one value of strict: bit `i` stands for the pass at index `i`
+/// of the list. Passes past the first [`PLANNED`] are always called.
+#[derive(Clone, Copy, Debug, Default)]
+struct Plan {
+    enter: u64,
+    leave: u64,
+}
+
+/// How many passes of a list a [`Plan`] can leave out.
+const PLANNED: usize = 64;
+
+impl Plan {
+    /// The plan of `passes` under `settings`: each pass asked once.
+    fn new(passes: &[&dyn Pass], settings: &Settings) -> Plan {
+        let mut plan = Plan::default();
+        for (i, pass) in passes.iter().take(PLANNED).enumerate() {
+            let hooks = pass.hooks(settings);
+            plan.enter |= u64::from(hooks.enter) << i;
+            plan.leave |= u64::from(hooks.leave) << i;
+        }
+        plan
+    }
 }
 
 /// A kept definition: its name, the key its maker looks it up by, and its walked value once done.
@@ -795,9 +871,18 @@ pub fn walk_detailed(
     settings: &Settings,
     base: Arc<str>,
 ) -> Result<Walked, Failure> {
+    let mut settings = settings.clone();
+    let strict = settings.strict;
+    settings.strict = !strict;
+    let other = Plan::new(passes, &settings);
+    settings.strict = strict;
+    let this = Plan::new(passes, &settings);
+    let plans = if strict { [other, this] } else { [this, other] };
+    let (meter, cuts) = (Meter::new(settings.budget), settings.cuts.len());
     let mut shared = Shared {
-        settings: settings.clone(),
-        meter: Meter::new(settings.budget),
+        settings,
+        plans,
+        meter,
         changes: Vec::new(),
         pointer: String::new(),
         intermediate: None,
@@ -806,7 +891,7 @@ pub fn walk_detailed(
         stub_site: None,
         made_unions: Vec::new(),
         narrowed: 0,
-        cuts_done: vec![false; settings.cuts.len()],
+        cuts_done: vec![false; cuts],
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -898,10 +983,35 @@ fn cut_here(shared: &mut Shared) -> Result<(), FallbackReason> {
 /// The rule a failure's climb records when it removes a part.
 const OMIT_RULE: &str = "target.omit-property";
 
-/// Runs every pass's `enter` until one is done, then flushes the lift queue unless one was.
+/// The plan in effect at this visit (strict may be forced by a re-walk).
+fn plan(shared: &Shared) -> Plan {
+    shared
+        .plans
+        .get(usize::from(shared.settings.strict))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The passes a plan's bits name, in list order, then every pass past the planned ones.
+fn planned<'p>(
+    passes: &'p [&'p dyn Pass],
+    mut bits: u64,
+) -> impl Iterator<Item = &'p dyn Pass> + 'p {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        passes.get(i).copied()
+    })
+    .chain(passes.get(PLANNED..).unwrap_or_default().iter().copied())
+}
+
+/// Runs the `enter` of every pass that can act until one is done, then flushes the lift queue unless one was.
 #[inline(never)]
 fn enter_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
-    for pass in cx.passes {
+    for pass in planned(cx.passes, plan(cx.shared).enter) {
         if pass.enter(node, cx)? == Flow::Done {
             return Ok(Flow::Done);
         }
@@ -910,10 +1020,10 @@ fn enter_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackRea
     Ok(Flow::Continue)
 }
 
-/// Runs every pass's `leave`, then flushes the lift queue.
+/// Runs the `leave` of every pass that can act, then flushes the lift queue.
 #[inline(never)]
 fn leave_all(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-    for pass in cx.passes {
+    for pass in planned(cx.passes, plan(cx.shared).leave) {
         pass.leave(node, cx)?;
     }
     cx.flush_lifts(node);

@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 
+use llmshim_core::walk::{Hooks, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, json};
 use serde_json::{Map, Value};
 
@@ -40,6 +41,10 @@ pub(crate) const CLOSE_OBJECT: &str = "strict.close-object";
 impl Pass for CloseObjects {
     fn name(&self) -> &'static str {
         "strict-close-objects"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.strict, Hooks::LEAVE)
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

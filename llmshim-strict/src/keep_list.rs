@@ -1,7 +1,7 @@
 //! Step W19, strict part: only the strict keep-list survives, and stripped human constraints are lifted.
 
 use llmshim_core::keep::{KeepSet, KeepSets};
-use llmshim_core::walk::Flow;
+use llmshim_core::walk::{Flow, Hooks, Settings};
 use llmshim_core::{FallbackReason, NodeCtx, Pass};
 use serde_json::Value;
 
@@ -56,6 +56,10 @@ impl Default for KeepList {
 impl Pass for KeepList {
     fn name(&self) -> &'static str {
         "strict-keep-list"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.strict, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -1,6 +1,6 @@
 //! The built-in targets: each is rule-set data behind the same `TargetRules` interface a custom target implements.
 
-use llmshim_core::walk::NodeCtx;
+use llmshim_core::walk::{Hooks, NodeCtx};
 use llmshim_core::{FallbackReason, RuleSet, TargetRules};
 use serde_json::Value;
 
@@ -38,6 +38,11 @@ impl TargetRules for Builtin {
 
     fn rules(&self) -> &RuleSet {
         &self.rules
+    }
+
+    fn hooks(&self) -> Hooks {
+        // A built-in target has no `leave` hook.
+        Hooks::when(self.enter.is_some(), Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

@@ -1,6 +1,6 @@
 //! Step W3: a node's `$id` (or draft-04 `id`) changes the base URI for it and its children.
 
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{FallbackKind, FallbackReason, json};
 use serde_json::Value;
 
@@ -24,6 +24,10 @@ impl BaseUri {
 impl Pass for BaseUri {
     fn name(&self) -> &'static str {
         "base-uri"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

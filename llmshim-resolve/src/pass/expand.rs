@@ -9,7 +9,7 @@ use hashbrown::HashSet;
 use llmshim_core::defs;
 use llmshim_core::json;
 use llmshim_core::keyword::{KeywordClass, SNAKE_CASE, class_of};
-use llmshim_core::walk::{Flow, NodeCtx, Omission, Pass, Rewalk};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Omission, Pass, Rewalk, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Recursion};
 use serde_json::{Map, Value};
 
@@ -203,6 +203,10 @@ enum Decision {
 impl Pass for Expand<'_, '_> {
     fn name(&self) -> &'static str {
         "expand-ref"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -2,7 +2,7 @@
 
 use llmshim_core::json;
 use llmshim_core::rules::SchemaUri;
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackReason};
 use serde_json::Value;
 
@@ -39,6 +39,10 @@ impl Meta {
 impl Pass for Meta {
     fn name(&self) -> &'static str {
         "meta"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

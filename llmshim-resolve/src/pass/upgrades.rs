@@ -1,7 +1,7 @@
 //! Draft upgrades: `id` (W6), tuples (W9), `dependencies` (W10), boolean exclusive bounds (W11).
 
 use llmshim_core::json;
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason};
 use serde_json::{Map, Value};
 
@@ -45,6 +45,14 @@ impl Upgrade {
 impl Pass for Upgrade {
     fn name(&self) -> &'static str {
         "upgrade"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        // The identifier stage acts only where plain `id` is an identifier and its upgrade is on.
+        Hooks::when(
+            self.stage == Stage::Forms || (self.upgrades.id && self.plain_id),
+            Hooks::ENTER,
+        )
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -1,6 +1,6 @@
 //! Steps W18 and W29: a target's own `enter` and `leave` hooks, run on every schema object.
 
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{FallbackReason, TargetRules};
 use serde_json::Value;
 
@@ -20,6 +20,10 @@ impl<'t> EnterHook<'t> {
 impl Pass for EnterHook<'_> {
     fn name(&self) -> &'static str {
         "target-enter-hook"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::when(self.target.hooks().enter, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
@@ -48,6 +52,10 @@ impl<'t> LeaveHook<'t> {
 impl Pass for LeaveHook<'_> {
     fn name(&self) -> &'static str {
         "target-leave-hook"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::when(self.target.hooks().leave, Hooks::LEAVE)
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

@@ -1,7 +1,7 @@
 //! Step W27: default `items` for arrays that have none.
 
 use llmshim_core::rules::DefaultItems;
-use llmshim_core::walk::{NodeCtx, Pass};
+use llmshim_core::walk::{Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet};
 use serde_json::{Map, Value, json};
 
@@ -21,6 +21,16 @@ impl<'r> DefaultItemsPass<'r> {
 impl Pass for DefaultItemsPass<'_> {
     fn name(&self) -> &'static str {
         "default-items"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        let acts = match self.rules.default_items {
+            DefaultItems::None => false,
+            DefaultItems::Empty => !settings.strict,
+            // `String`, and any later variant, may act.
+            _ => true,
+        };
+        Hooks::when(acts, Hooks::LEAVE)
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

@@ -1,7 +1,7 @@
 //! Step W19, the rule set's part: the keep-list, the Google-family string `const`, and the Anthropic structured-output
 //! bounds.
 
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
@@ -36,6 +36,15 @@ const OUTPUT_BOUNDS: [&str; 7] = [
 impl Pass for KeepList<'_> {
     fn name(&self) -> &'static str {
         "target-keep-list"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(
+            self.rules.google_values
+                || self.rules.keep_set(settings.keywords).is_some()
+                || (self.rules.output_bounds && settings.structured_output),
+            Hooks::ENTER,
+        )
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -1,7 +1,7 @@
 //! Step W26, the rule set's part: `properties: {}` on objects that lack it, where the rule set asks.
 
 use llmshim_core::rules::EmptyProperties;
-use llmshim_core::walk::{NodeCtx, Pass};
+use llmshim_core::walk::{Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
@@ -22,6 +22,13 @@ impl<'r> EmptyPropertiesAdd<'r> {
 impl Pass for EmptyPropertiesAdd<'_> {
     fn name(&self) -> &'static str {
         "empty-properties"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::when(
+            self.rules.empty_properties == EmptyProperties::Add,
+            Hooks::LEAVE,
+        )
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

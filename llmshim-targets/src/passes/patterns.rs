@@ -3,7 +3,7 @@
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::pattern_subset::{Offence, PatternSubset};
-use llmshim_core::walk::{Flow, NodeCtx, Pass, Settings};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
@@ -53,6 +53,15 @@ fn kept_pattern_subset(rules: &RuleSet, settings: &Settings) -> Option<PatternSu
 impl Pass for Patterns<'_> {
     fn name(&self) -> &'static str {
         "patterns"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(
+            settings.strip_lookarounds
+                || self.rules.openai_patterns
+                || kept_pattern_subset(self.rules, settings).is_some(),
+            Hooks::ENTER,
+        )
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -1,7 +1,7 @@
 //! Step W15: root shaping for rule sets whose root may not keep combinators.
 
 use llmshim_core::rules::Root;
-use llmshim_core::walk::{Flow, NodeCtx, Pass, Position, Rewalk};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Position, Rewalk, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value};
 
@@ -24,6 +24,10 @@ const META_ONLY: [&str; 4] = ["required", "title", "description", "$comment"];
 impl Pass for RootShaping<'_> {
     fn name(&self) -> &'static str {
         "root-shaping"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::when(matches!(self.rules.root, Root::Shaped(_)), Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -4,7 +4,7 @@
 use llmshim_core::keep::Conditional;
 use llmshim_core::keyword::is_liftable;
 use llmshim_core::rules::EmptyProperties;
-use llmshim_core::walk::{NodeCtx, Pass};
+use llmshim_core::walk::{Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{
     ChangeKind, FallbackKind, FallbackReason, Nullable, RuleSet, check, json, lift,
 };
@@ -28,6 +28,18 @@ impl<'r> GoogleTail<'r> {
 impl Pass for GoogleTail<'_> {
     fn name(&self) -> &'static str {
         "google-tail"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        let rules = self.rules;
+        Hooks::when(
+            rules.collapse_nullable_any_of
+                || rules.merge_combinators
+                || rules.filter_required
+                || rules.empty_properties == EmptyProperties::Remove
+                || rules.isolate_any_of,
+            Hooks::LEAVE,
+        )
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

@@ -1,6 +1,6 @@
 //! Step W22: the Google-family value rules for `enum`, `format` and keyword applicability.
 
-use llmshim_core::walk::{Flow, NodeCtx, Pass};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json, lift};
 use serde_json::{Map, Value};
 
@@ -21,6 +21,10 @@ impl<'r> GoogleValues<'r> {
 impl Pass for GoogleValues<'_> {
     fn name(&self) -> &'static str {
         "google-values"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::when(self.rules.google_values, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

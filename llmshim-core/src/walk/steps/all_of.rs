@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::json;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass, Position, Rewalk};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Position, Rewalk, Settings};
 
 /// The rule id of both merges.
 const RULE: &str = "walk.merge-all-of";
@@ -35,6 +35,10 @@ pub struct MergeAllOf;
 impl Pass for MergeAllOf {
     fn name(&self) -> &'static str {
         "merge-all-of"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

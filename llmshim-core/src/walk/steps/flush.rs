@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::report::FallbackReason;
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// Flushes the visit's lift queue; listed right after the W22 passes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,6 +16,10 @@ pub struct FlushLifts;
 impl Pass for FlushLifts {
     fn name(&self) -> &'static str {
         "flush-lifts"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W17: gives an untyped node a `type` from `properties`, `const`, a one-kind `enum`, or (when the rule set says so)
 /// `items`. An empty `enum` fails `invalid_schema` on every visit.
@@ -22,6 +22,10 @@ impl InferType {
 impl Pass for InferType {
     fn name(&self) -> &'static str {
         "infer-type"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::json;
 use crate::keyword::{KeywordClass, class_of};
 use crate::report::FallbackReason;
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W5: charges every literal key and its value against `max_literal_bytes`, before renames.
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,6 +18,10 @@ pub struct Literals;
 impl Pass for Literals {
     fn name(&self) -> &'static str {
         "literals"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

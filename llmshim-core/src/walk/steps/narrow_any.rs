@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::json;
 use crate::lift;
 use crate::report::{ChangeKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// The keys that say something about a node without constraining its value.
 const ANNOTATIONS: [&str; 8] = [
@@ -47,6 +47,11 @@ fn annotations_only(node: &Value) -> bool {
 impl Pass for NarrowAny {
     fn name(&self) -> &'static str {
         "narrow-any"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        // `leave` acts only where `enter` marked the node.
+        Hooks::when(self.require_type || settings.strict, Hooks::BOTH)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::json;
 use crate::report::{ChangeKind, FallbackReason};
 use crate::rules::Nullable;
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W21: under `Marker` or `Remove`, `type: [X, "null"]` becomes `type: X` (with `nullable: true` under `Marker`)
 /// and nulls leave the `enum`; `Remove` then deletes every `nullable`. Strict mode behaves as `Preserve`.
@@ -19,6 +19,13 @@ pub struct NullablePolicy;
 impl Pass for NullablePolicy {
     fn name(&self) -> &'static str {
         "nullable-policy"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(
+            !settings.strict && settings.nullable != Nullable::Preserve,
+            Hooks::ENTER,
+        )
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::json;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W13: renames `oneOf` to `anyOf` in place, or, beside an existing `anyOf`, moves both into `allOf`.
 ///
@@ -20,6 +20,10 @@ pub struct OneOf;
 impl Pass for OneOf {
     fn name(&self) -> &'static str {
         "one-of"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.rewrite_one_of || settings.strict, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::json;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W12: removes `required: null` on every target (rule `walk.required-null`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,6 +17,10 @@ pub struct RequiredNull;
 impl Pass for RequiredNull {
     fn name(&self) -> &'static str {
         "required-null"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
@@ -41,6 +45,10 @@ pub struct RequiredStrings;
 impl Pass for RequiredStrings {
     fn name(&self) -> &'static str {
         "required-strings"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::report::{FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W2 and W4: a boolean schema is kept (ending the visit) or rejected; any other non-object fails `invalid_schema`.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,10 @@ impl Shape {
 impl Pass for Shape {
     fn name(&self) -> &'static str {
         "shape"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::json;
 use crate::keyword::SNAKE_CASE;
 use crate::report::{ChangeKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W6: renames `any_of` to `anyOf` and the 13 others in place; a camel-case key already present is removed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,6 +18,10 @@ pub struct SnakeCase;
 impl Pass for SnakeCase {
     fn name(&self) -> &'static str {
         "snake-case"
+    }
+
+    fn hooks(&self, _settings: &Settings) -> Hooks {
+        Hooks::ENTER
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

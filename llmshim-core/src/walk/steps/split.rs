@@ -6,7 +6,7 @@ use crate::json;
 use crate::keep::Keywords;
 use crate::keyword::TYPE_NAMES;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass, Rewalk};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Rewalk, Settings};
 
 /// W23: splits a `type` array into `anyOf` branches, each pruned of the keywords its type cannot use and walked.
 ///
@@ -29,6 +29,10 @@ impl SplitTypeArray {
 impl Pass for SplitTypeArray {
     fn name(&self) -> &'static str {
         "split-type-array"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.strict || self.outside_strict, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {

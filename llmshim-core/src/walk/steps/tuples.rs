@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::json;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
-use crate::walk::{Flow, NodeCtx, Pass};
+use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W16: `prefixItems` becomes one `items` schema (the shared entry, or an `anyOf` of the distinct entries and a
 /// schema-valued tail); `prefixItems`, and a boolean tail as `items`, are queued as lifts.
@@ -23,6 +23,10 @@ impl FlattenTuples {
 impl Pass for FlattenTuples {
     fn name(&self) -> &'static str {
         "flatten-tuples"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.strict || self.outside_strict, Hooks::ENTER)
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
