@@ -76,8 +76,15 @@ fn compact_matches_serde_json_and_compact_len_matches_compact() {
         json!(12),
         json!([]),
         json!({}),
+        json!("\u{0}\u{8}\t\n\u{b}\u{c}\r\u{1f} \u{7f} \"\\/ 😀"),
+        json!({"k\"\n\u{1}": [[], {}, [{}], {"": []}], "é": -0.5}),
+        json!([[[1, "a"], {"b": [null]}], 2.5e300]),
     ] {
         assert_eq!(json::compact_len(&scalar), json::compact(&scalar).len());
+        assert_eq!(
+            json::compact_len(&scalar),
+            serde_json::to_string(&scalar).expect("serializes").len()
+        );
     }
 }
 
