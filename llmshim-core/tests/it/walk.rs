@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use llmshim_core::walk::{Flow, HARD_MAX_DEPTH, Position, Rewalk, Settings, steps};
+use llmshim_core::walk::{Flow, HARD_MAX_DEPTH, Hooks, Position, Rewalk, Settings, steps};
 use llmshim_core::{
     Budget, ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, RuleSet, check, json,
 };
@@ -610,4 +610,74 @@ fn a_very_deep_literal_is_charged_without_overflowing() {
     });
     let walked = walked.expect("a deep literal is data");
     assert_eq!(walked.literal_bytes, 12 + "default".len() + 2 * (DEEP + 1));
+}
+
+/// A pass that counts its calls and says its hooks act only under strict, and then only `leave`.
+#[derive(Default)]
+struct StrictLeaveOnly {
+    enters: std::cell::Cell<usize>,
+    leaves: std::cell::Cell<usize>,
+}
+
+impl Pass for StrictLeaveOnly {
+    fn name(&self) -> &'static str {
+        "strict-leave-only"
+    }
+
+    fn hooks(&self, settings: &Settings) -> Hooks {
+        Hooks::when(settings.strict, Hooks::LEAVE)
+    }
+
+    fn enter(&self, _: &mut Value, _: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        self.enters.set(self.enters.get() + 1);
+        Ok(Flow::Continue)
+    }
+
+    fn leave(&self, _: &mut Value, _: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        self.leaves.set(self.leaves.get() + 1);
+        Ok(())
+    }
+}
+
+/// Walks the value of an `x-inner` member (not a schema position, so the walk does not visit it by itself) with
+/// strict forced off.
+struct RewalkInnerWithoutStrict;
+
+impl Pass for RewalkInnerWithoutStrict {
+    fn name(&self) -> &'static str {
+        "rewalk-inner"
+    }
+
+    fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        let Some(mut inner) = node.as_object_mut().and_then(|m| m.remove("x-inner")) else {
+            return Ok(Flow::Continue);
+        };
+        cx.rewalk(&mut inner, &Rewalk::here().with_strict(false))?;
+        if let Some(map) = node.as_object_mut() {
+            map.insert("x-inner".to_owned(), inner);
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+#[test]
+fn the_walker_calls_only_the_hooks_a_pass_says_can_act() {
+    let schema = json!({"properties": {"a": {}, "b": {"x-inner": {"x-inner": {}}}}});
+    let shape = steps::Shape::keep_booleans();
+    // Without strict the pass is left out; with strict only its `leave` runs, once per visit (the root, `a`, `b`).
+    for (strict, leaves) in [(false, 0), (true, 3)] {
+        let counted = StrictLeaveOnly::default();
+        let passes: [&dyn Pass; 2] = [&shape, &counted];
+        let mut walked = schema.clone();
+        run(&mut walked, &passes, &settings().with_strict(strict)).expect("walks");
+        assert_eq!((counted.enters.get(), counted.leaves.get()), (0, leaves));
+    }
+    // A re-walk that forces strict off follows the plan for strict off: the two nodes under `x-inner` are walked
+    // without strict, so only the three others count, and the walk then goes on with strict again.
+    let counted = StrictLeaveOnly::default();
+    let passes: [&dyn Pass; 3] = [&shape, &RewalkInnerWithoutStrict, &counted];
+    let mut walked = schema.clone();
+    run(&mut walked, &passes, &settings().with_strict(true)).expect("walks");
+    assert_eq!((counted.enters.get(), counted.leaves.get()), (0, 3));
+    assert_eq!(walked, schema);
 }
