@@ -78,7 +78,7 @@ impl Pass for GoogleTail<'_> {
             filter_required(map, cx);
         }
         if self.rules.empty_properties == EmptyProperties::Remove
-            && matches!(map.get("properties"), Some(Value::Object(p)) if p.is_empty())
+            && matches!(json::member(map, "properties"), Some(Value::Object(p)) if p.is_empty())
         {
             json::remove(map, "properties");
             cx.record(
@@ -105,7 +105,7 @@ fn is_null_type(branch: &Value) -> bool {
 /// node wins), except `description`, which joins the node's own text and every branch's, in branch order. Returns
 /// whether it did.
 fn collapse(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
-    let Some(Value::Array(branches)) = map.get("anyOf") else {
+    let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
         return false;
     };
     let live: Vec<&Value> = branches.iter().filter(|b| !is_null_type(b)).collect();
@@ -147,7 +147,7 @@ fn drop_null_branches(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> boo
         Nullable::Remove => false,
         _ => return false,
     };
-    let Some(Value::Array(branches)) = map.get("anyOf") else {
+    let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
         return false;
     };
     let nulls = branches.iter().filter(|b| is_null_type(b)).count();
@@ -262,7 +262,7 @@ fn merge(
     conditional: &[Conditional],
     cx: &mut NodeCtx<'_>,
 ) -> Result<bool, FallbackReason> {
-    let Some(Value::Array(mut branches)) = map.get(combinator).cloned() else {
+    let Some(Value::Array(mut branches)) = json::member(map, combinator).cloned() else {
         return Ok(false);
     };
     lift_unshared(&mut branches, combinator, conditional, cx);
@@ -479,21 +479,19 @@ fn joined_description<'a>(
 
 /// `required` names that are not properties are removed, and an empty `required` with them.
 fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
-    let Some(Value::Array(names)) = map.get("required") else {
+    let Some(Value::Array(names)) = json::member(map, "required") else {
         return;
     };
-    let props = map.get("properties").and_then(Value::as_object);
-    let kept: Vec<Value> = names
-        .iter()
-        .filter(|n| {
-            n.as_str()
-                .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
-        })
-        .cloned()
-        .collect();
-    if kept.len() == names.len() && !kept.is_empty() {
+    let props = json::member(map, "properties").and_then(Value::as_object);
+    let declared = |n: &&Value| {
+        n.as_str()
+            .is_some_and(|n| props.is_some_and(|p| json::has(p, n)))
+    };
+    // The common case, every name declared, is decided without copying the list.
+    if !names.is_empty() && names.iter().all(|n| declared(&n)) {
         return;
     }
+    let kept: Vec<Value> = names.iter().filter(declared).cloned().collect();
     if kept.is_empty() {
         json::remove(map, "required");
     } else {
@@ -609,7 +607,7 @@ fn isolate(
     google_values: bool,
     cx: &mut NodeCtx<'_>,
 ) -> Result<(), FallbackReason> {
-    if !map.contains_key("anyOf") || map.len() == 1 {
+    if !json::has(map, "anyOf") || map.len() == 1 {
         return Ok(());
     }
     let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
