@@ -68,41 +68,86 @@ const SCAN: usize = 16;
 
 /// Closing one object node: `properties` added, optional properties made nullable, every property required,
 /// `additionalProperties: false` (`strict.nullable-optional`, `strict.close-object`).
+///
+/// The node is read first and written only where it changes: an object that is already closed, the common case
+/// on a second pass, costs no copy of its names.
 fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-    let required = originally_required(map, cx)?;
-    let mut changed = false;
+    let (wrap, required_kept) = {
+        let required = originally_required(map, cx)?;
+        let properties = match json::member(map, "properties") {
+            None => None,
+            Some(Value::Object(properties)) => Some(properties),
+            Some(_) => return Err(not_an_object(cx)),
+        };
+        // Step 1 (check): every originally required name is a property.
+        if let Some(missing) = required
+            .iter()
+            .find(|name| !properties.is_some_and(|p| json::has(p, name)))
+        {
+            return Err(cx.fail(
+                FallbackKind::StrictUnsupported,
+                format!("required name {missing:?} is not a property"),
+            ));
+        }
+        let Some(properties) = properties else {
+            // No properties and nothing required: step 1 adds them, and no property is wrapped.
+            return finish(map, Vec::new(), false, true, cx);
+        };
+        // Step 2 (which): the places of optional properties that do not admit null. A short `required` list is
+        // scanned: cheaper than hashing every name into a set (the common case by far).
+        let set: Option<HashSet<&str>> =
+            (required.len() > SCAN).then(|| required.iter().copied().collect());
+        let is_required = |name: &str| match &set {
+            Some(set) => set.contains(name),
+            None => required.contains(&name),
+        };
+        let wrap: Vec<usize> = properties
+            .iter()
+            .enumerate()
+            .filter(|(_, (name, schema))| !is_required(name) && !admits_null(schema))
+            .map(|(at, _)| at)
+            .collect();
+        // Step 3 (check): `required` already names every property in declared order.
+        let kept = match json::member(map, "required") {
+            Some(Value::Array(names)) => {
+                names.len() == properties.len()
+                    && names
+                        .iter()
+                        .zip(properties.keys())
+                        .all(|(n, k)| n.as_str() == Some(k))
+            }
+            _ => false,
+        };
+        (wrap, kept)
+    };
+    finish(map, wrap, required_kept, false, cx)
+}
 
-    // Step 1: `properties` exists, is an object and holds every originally required name.
-    if !map.contains_key("properties") {
+/// Writes the closing of one object node: `properties` added when `add_properties`, the properties at the places
+/// in `wrap` made nullable, `required` set to every property name unless `required_kept`, and
+/// `additionalProperties: false`.
+fn finish(
+    map: &mut Map<String, Value>,
+    wrap: Vec<usize>,
+    required_kept: bool,
+    add_properties: bool,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    let mut changed = false;
+    if add_properties {
         map.insert("properties".to_owned(), Value::Object(Map::new()));
         changed = true;
     }
-    let Some(Value::Object(properties)) = map.get_mut("properties") else {
-        return Err(cx.fail(
-            FallbackKind::StrictUnsupported,
-            "properties must be an object under strict",
-        ));
+    let Some(Value::Object(properties)) = json::member_mut(map, "properties") else {
+        return Err(not_an_object(cx));
     };
-    if let Some(missing) = required.iter().find(|name| !properties.contains_key(*name)) {
-        return Err(cx.fail(
-            FallbackKind::StrictUnsupported,
-            format!("required name {missing:?} is not a property"),
-        ));
-    }
-
-    // Step 2: optional properties become nullable alternatives.
-    // A short `required` list is scanned: cheaper than hashing every name into a set (the common case by far).
-    let set: Option<HashSet<&str>> =
-        (required.len() > SCAN).then(|| required.iter().map(String::as_str).collect());
-    let is_required = |name: &str| match &set {
-        Some(set) => set.contains(name),
-        None => required.iter().any(|r| r == name),
-    };
-    let mut wrapped: Vec<String> = Vec::new();
-    for (name, schema) in properties.iter_mut() {
-        if is_required(name) || admits_null(schema) {
+    let mut wrapped: Vec<String> = Vec::with_capacity(wrap.len());
+    let mut places = wrap.iter().copied().peekable();
+    for (at, (name, schema)) in properties.iter_mut().enumerate() {
+        if places.peek() != Some(&at) {
             continue;
         }
+        places.next();
         wrap_nullable(schema);
         // A kept reference's definition may admit null by itself, which only the finished walk knows: the site
         // is marked so that the alternative is dropped again then.
@@ -113,7 +158,8 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
         }
         wrapped.push(name.clone());
     }
-    let names: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+    let names = (!required_kept)
+        .then(|| Value::Array(properties.keys().cloned().map(Value::String).collect()));
     for name in &wrapped {
         cx.record_at(
             NULLABLE_OPTIONAL,
@@ -123,14 +169,13 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
     }
 
     // Step 3: every name is required, in declared order.
-    let names = Value::Array(names);
-    if map.get("required") != Some(&names) {
+    if let Some(names) = names {
         json::set(map, "required", names);
         changed = true;
     }
 
     // Step 4: the object is closed.
-    if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+    if json::member(map, "additionalProperties") != Some(&Value::Bool(false)) {
         json::set(map, "additionalProperties", Value::Bool(false));
         changed = true;
     }
@@ -140,19 +185,28 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
     Ok(())
 }
 
+/// The failure of a `properties` that is not an object.
+#[cold]
+fn not_an_object(cx: &NodeCtx<'_>) -> FallbackReason {
+    cx.fail(
+        FallbackKind::StrictUnsupported,
+        "properties must be an object under strict",
+    )
+}
+
 /// The names of `required` as read at W24: absent means none; anything but an array of strings is invalid.
-fn originally_required(
-    map: &Map<String, Value>,
+fn originally_required<'m>(
+    map: &'m Map<String, Value>,
     cx: &NodeCtx<'_>,
-) -> Result<Vec<String>, FallbackReason> {
-    let Some(required) = map.get("required") else {
+) -> Result<Vec<&'m str>, FallbackReason> {
+    let Some(required) = json::member(map, "required") else {
         return Ok(Vec::new());
     };
     let names = required.as_array().and_then(|entries| {
         entries
             .iter()
-            .map(|entry| entry.as_str().map(str::to_owned))
-            .collect::<Option<Vec<String>>>()
+            .map(Value::as_str)
+            .collect::<Option<Vec<&str>>>()
     });
     names.ok_or_else(|| {
         cx.fail(
