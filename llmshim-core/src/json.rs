@@ -181,8 +181,7 @@ pub fn compact_len(value: &Value) -> usize {
 /// The compact length of a value that is not a container.
 fn scalar_len(value: &Value) -> usize {
     match value {
-        Value::Null => 4,
-        Value::Bool(true) => 4,
+        Value::Null | Value::Bool(true) => 4,
         Value::Bool(false) => 5,
         Value::String(text) => string_len(text),
         other => {

@@ -91,7 +91,7 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
         }
         let Some(properties) = properties else {
             // No properties and nothing required: step 1 adds them, and no property is wrapped.
-            return finish(map, Vec::new(), false, true, cx);
+            return finish(map, &[], false, true, cx);
         };
         // Step 2 (which): the places of optional properties that do not admit null. A short `required` list is
         // scanned: cheaper than hashing every name into a set (the common case by far).
@@ -120,7 +120,7 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
         };
         (wrap, kept)
     };
-    finish(map, wrap, required_kept, false, cx)
+    finish(map, &wrap, required_kept, false, cx)
 }
 
 /// Writes the closing of one object node: `properties` added when `add_properties`, the properties at the places
@@ -128,7 +128,7 @@ fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), Fallb
 /// `additionalProperties: false`.
 fn finish(
     map: &mut Map<String, Value>,
-    wrap: Vec<usize>,
+    wrap: &[usize],
     required_kept: bool,
     add_properties: bool,
     cx: &mut NodeCtx<'_>,
