@@ -83,6 +83,11 @@ impl From<Pointer> for String {
 /// Appends `/` and the escaped `token` to an escaped pointer held in `buf`.
 pub fn push_token(buf: &mut String, token: &str) {
     buf.push('/');
+    // Almost every token (a keyword, a property name) escapes nothing: one scan of its bytes, then one copy.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        buf.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => buf.push_str("~0"),
