@@ -71,7 +71,8 @@ impl Normalizer {
                     unions += u;
                 }
                 Some(message) => {
-                    let mut schema = p.original.clone().unwrap_or(Value::Null);
+                    // Nothing reads the kept original after this: it is moved, not copied.
+                    let mut schema = p.original.take().unwrap_or(Value::Null);
                     let mut report =
                         self.normalize_with(&options.clone().with_strict(false), &mut schema);
                     if !report.bypassed
