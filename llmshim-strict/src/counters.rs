@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use llmshim_core::children::children;
 use llmshim_core::defs::definitions;
+use llmshim_core::json;
 
 /// The number of properties, at every depth, that are not listed in their own object's `required`.
 ///
@@ -25,10 +26,11 @@ use llmshim_core::defs::definitions;
 /// ```
 pub fn optional_count(schema: &Value) -> usize {
     count(schema, |map| {
-        let Some(Value::Object(properties)) = map.get("properties") else {
+        // Small nodes are scanned instead of hashing each key (`json::member`).
+        let Some(Value::Object(properties)) = json::member(map, "properties") else {
             return 0;
         };
-        let names: &[Value] = match map.get("required") {
+        let names: &[Value] = match json::member(map, "required") {
             Some(Value::Array(names)) => names,
             _ => &[],
         };
@@ -67,7 +69,9 @@ pub fn optional_count(schema: &Value) -> usize {
 /// ```
 pub fn union_count(schema: &Value) -> usize {
     count(schema, |map| {
-        usize::from(map.contains_key("anyOf") || map.get("type").is_some_and(Value::is_array))
+        usize::from(
+            json::has(map, "anyOf") || json::member(map, "type").is_some_and(Value::is_array),
+        )
     })
 }
 
