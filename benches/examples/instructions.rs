@@ -2,7 +2,10 @@
 //!
 //! `instructions <target> <plain|strict> <cached|uncached>` runs the row of `benches/benches/tools.rs`
 //! (`corpus/<target>/<mode>/<cache>`: `normalize_native_tools` over every request of the MCP corpus) and
-//! `instructions clone` runs `baseline/clone_schemas` (one `Value::clone` of every tool schema). Loading the corpus,
+//! `instructions clone` runs `baseline/clone_schemas` (one `Value::clone` of every tool schema);
+//! `instructions transform <n> <cached|uncached>` runs `tools/normalize_native_tools/anthropic/<cache>/<n>` (the
+//! chat request of `workload::transform_request(n)` translated for Anthropic, its clone included as in the bench) and
+//! `instructions roundtrip <n>` its baseline `baseline/serde_roundtrip/<n>` (parse and serialize the same request). Loading the corpus,
 //! warming the memo and cloning the requests happen before the measured function, `measured_pass`, and dropping
 //! the results after it, so `valgrind --tool=callgrind --toggle-collect=*measured_pass*` counts the pass alone.
 //! `cargo xtask bench` runs it that way for every row when valgrind is installed.
@@ -26,6 +29,12 @@ enum Row {
         normalizer: Normalizer,
         options: Options,
     },
+    Transform {
+        normalizer: Normalizer,
+        options: Options,
+        request: Value,
+    },
+    Roundtrip(String),
 }
 
 /// The pass that is counted: kept out of line so callgrind can switch collection on for it alone.
@@ -46,6 +55,20 @@ fn measured_pass(row: &Row, requests: &mut [Value]) -> Vec<Value> {
             }
             Vec::new()
         }
+        Row::Transform {
+            normalizer,
+            options,
+            request,
+        } => {
+            let mut clone = black_box(request).clone();
+            black_box(normalizer.normalize_native_tools(options, &mut clone));
+            vec![clone]
+        }
+        Row::Roundtrip(text) => {
+            let value: Value = serde_json::from_str(black_box(text)).unwrap_or(Value::Null);
+            black_box(serde_json::to_string(&value).unwrap_or_default());
+            vec![value]
+        }
     }
 }
 
@@ -58,6 +81,36 @@ fn main() -> ExitCode {
     let requests: Vec<Value> = corpus.into_iter().map(|(_, r)| r).collect();
     let row = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["clone"] => Row::Clone(requests.iter().flat_map(workload::input_schemas).collect()),
+        ["roundtrip", n] => {
+            let Ok(n) = n.parse::<usize>() else {
+                eprintln!("instructions: {n:?} is not a tool count");
+                return ExitCode::FAILURE;
+            };
+            Row::Roundtrip(
+                serde_json::to_string(&workload::transform_request(n)).unwrap_or_default(),
+            )
+        }
+        ["transform", n, cache @ ("cached" | "uncached")] => {
+            let Ok(n) = n.parse::<usize>() else {
+                eprintln!("instructions: {n:?} is not a tool count");
+                return ExitCode::FAILURE;
+            };
+            let options = Options::for_target(Target::Anthropic);
+            // As in the bench: the default normalizer (its memo warmed by one call), or none.
+            let normalizer = if cache == "cached" {
+                Normalizer::default()
+            } else {
+                Normalizer::new(Env::Fixed(EnvFlags::default().with_no_schema_cache(true)))
+            };
+            let request = workload::transform_request(n);
+            let mut warm = request.clone();
+            normalizer.normalize_native_tools(&options, &mut warm);
+            Row::Transform {
+                normalizer,
+                options,
+                request,
+            }
+        }
         [
             target,
             mode @ ("plain" | "strict"),
@@ -90,7 +143,8 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: instructions clone | instructions <target> <plain|strict> <cached|uncached>"
+                "usage: instructions clone | instructions <target> <plain|strict> <cached|uncached> | \
+                 instructions transform <n> <cached|uncached> | instructions roundtrip <n>"
             );
             return ExitCode::FAILURE;
         }

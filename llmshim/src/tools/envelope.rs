@@ -175,6 +175,13 @@ pub(crate) fn build(
     envelope: &Envelope,
     strict: Option<bool>,
 ) -> Value {
+    let tool = match holder_as_tool(tool, from, to, p) {
+        Ok(mut fields) => {
+            finish_fields(&mut fields, to, p, envelope, strict);
+            return Value::Object(fields);
+        }
+        Err(tool) => tool,
+    };
     let Parts {
         name,
         description,
@@ -185,6 +192,42 @@ pub(crate) fn build(
     if let Some(d) = description {
         fields.insert("description".to_owned(), d);
     }
+    finish_fields(&mut fields, to, p, envelope, strict);
+    let mut m = match (to.tag, to.holder) {
+        // A flat shape without a tag is its fields.
+        (None, None) => fields,
+        (tag, holder) => {
+            let mut m = Map::with_capacity(3);
+            if let Some((key, value)) = tag {
+                m.insert(key.to_owned(), Value::String(value.to_owned()));
+            }
+            match holder {
+                Some(holder) => {
+                    m.insert(holder.to_owned(), Value::Object(fields));
+                }
+                None => m.extend(fields),
+            }
+            m
+        }
+    };
+    for (key, value) in extras {
+        if envelope.keeps_extra(key) {
+            m.insert(key.to_owned(), value);
+        } else {
+            json::dismantle(value);
+        }
+    }
+    Value::Object(m)
+}
+
+/// Appends the schema (by the empty-schema rule) under `to`'s schema key and `strict` to a rebuilt tool's fields.
+fn finish_fields(
+    fields: &mut Map<String, Value>,
+    to: ToolShape,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) {
     let schema = match p.schema.take() {
         Some(s) => envelope.empty_schema.apply(s),
         None => envelope.empty_schema.absent(),
@@ -195,24 +238,56 @@ pub(crate) fn build(
     if let Some(s) = strict {
         fields.insert(STRICT.to_owned(), Value::Bool(s));
     }
-    let mut m = Map::with_capacity(3);
-    if let Some((key, value)) = to.tag {
-        m.insert(key.to_owned(), Value::String(value.to_owned()));
+}
+
+/// The common case of a rebuild, without building anything: a tool whose holder becomes the whole rebuilt tool
+/// (`to` is flat and untagged) and holds, in this order, `name`, perhaps `description`, and the emptied slot of its
+/// moved-out schema, with nothing else beside the holder but `from`'s tag. The holder's map is returned with the slot
+/// removed, ready for [`finish_fields`]; that gives what the general rebuild gives, key order included, with no new
+/// map. Any other tool is handed back unchanged.
+fn holder_as_tool(
+    tool: Value,
+    from: ToolShape,
+    to: ToolShape,
+    p: &Pending,
+) -> Result<Map<String, Value>, Value> {
+    let Some(holder) = from.holder else {
+        return Err(tool);
+    };
+    if to.holder.is_some() || to.tag.is_some() || !p.taken {
+        return Err(tool);
     }
-    match to.holder {
-        Some(holder) => {
-            m.insert(holder.to_owned(), Value::Object(fields));
-        }
-        None => m.extend(fields),
+    let reusable = |map: &Map<String, Value>| {
+        let outer_ok = map.iter().all(|(key, value)| {
+            key == holder
+                || from
+                    .tag
+                    .is_some_and(|(tag, _)| key == tag && value.is_string())
+        });
+        let Some(Value::Object(fields)) = json::member(map, holder) else {
+            return false;
+        };
+        let mut keys = fields.keys().map(String::as_str);
+        let ordered = keys.next() == Some("name") && {
+            let rest: [Option<&str>; 3] = [keys.next(), keys.next(), keys.next()];
+            matches!(rest, [Some(k), None, None] if k == p.key)
+                || matches!(rest, [Some("description"), Some(k), None] if k == p.key)
+        };
+        outer_ok && ordered
+    };
+    let Value::Object(mut map) = tool else {
+        return Err(tool);
+    };
+    if !reusable(&map) {
+        return Err(Value::Object(map));
     }
-    for (key, value) in extras {
-        if envelope.keeps_extra(key) {
-            m.insert(key.to_owned(), value);
-        } else {
-            json::dismantle(value);
-        }
-    }
-    Value::Object(m)
+    let Some(Value::Object(mut fields)) = json::remove(&mut map, holder) else {
+        return Err(Value::Object(map));
+    };
+    json::dismantle(Value::Object(map));
+    // The slot holds the `null` left when the schema was moved out.
+    json::remove(&mut fields, p.key);
+    Ok(fields)
 }
 
 /// Moves the request into the envelope's wrapper unless it already is in one; returns whether it moved.

@@ -52,14 +52,12 @@ impl Pending {
     pub(crate) fn pointer(&self, prefix: &str, envelope: &Envelope) -> String {
         let mut p = String::with_capacity(prefix.len() + 40);
         p.push_str(prefix);
-        {
-            use std::fmt::Write as _;
-            // An index is digits only, so it needs no escaping.
-            let _ = write!(p, "/tools/{}", self.index);
-        }
+        p.push_str("/tools/");
+        push_index(&mut p, self.index);
         if let (Some(d), Layout::Declarations { list, .. }) = (self.declaration, envelope.layout) {
             llmshim_core::pointer::push_token(&mut p, list);
-            llmshim_core::pointer::push_token(&mut p, &d.to_string());
+            p.push('/');
+            push_index(&mut p, d);
             self.shape.push_tokens_of(&mut p, self.key);
         } else if self.from_mcp {
             llmshim_core::pointer::push_token(&mut p, MCP_SCHEMA);
@@ -68,6 +66,25 @@ impl Pending {
         }
         p
     }
+}
+
+/// Appends `index` in decimal: an index is digits only, so it needs no escaping (and no formatting machinery).
+fn push_index(pointer: &mut String, mut index: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        if let Some(d) = digits.get_mut(start) {
+            // `index % 10` is below 10, so the cast keeps it whole.
+            *d = b'0' + (index % 10) as u8;
+        }
+        index /= 10;
+        if index == 0 || start == 0 {
+            break;
+        }
+    }
+    pointer
+        .push_str(std::str::from_utf8(digits.get(start..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// The report of a schema replaced by the fallback because it does not describe an object: tool parameters must.

@@ -273,6 +273,40 @@ fn every_shape_for_anthropic() {
     assert_eq!(report.tools.len(), 4);
 }
 
+/// A chat tool rebuilt flat (Anthropic) comes out with the same fields in the same order whether its `function`
+/// object can become the tool as it is (name, perhaps description, then the schema) or the tool is rebuilt member by
+/// member (another order, other members, `strict`, an extra beside the holder, a tag of another kind).
+#[test]
+fn a_chat_tool_rebuilt_flat_has_one_field_order_whatever_its_own() {
+    let (out, _) = translate(
+        Target::Anthropic,
+        false,
+        &json!({"tools": [
+            {"type": "function", "function": {"name": "a", "description": "A", "parameters": s_a()}},
+            {"type": "function", "function": {"name": "b", "parameters": s_a()}},
+            {"type": "function", "function": {"description": "C", "name": "c", "parameters": s_a()}},
+            {"type": "function", "function": {"name": "d", "parameters": s_a(), "description": "D"}},
+            {"type": "function", "function": {"name": "e", "description": "E", "parameters": s_a(), "strict": false}},
+            {"type": "function", "function": {"name": "f", "title": "F", "parameters": s_a()}},
+            {"type": "function", "cache_control": {"type": "ephemeral"}, "function": {"name": "g", "parameters": s_a()}},
+            {"function": {"name": "h", "parameters": s_a()}, "type": "function"}
+        ]}),
+    );
+    exact(
+        &out,
+        &json!({"tools": [
+            {"name": "a", "description": "A", "input_schema": s_a()},
+            {"name": "b", "input_schema": s_a()},
+            {"name": "c", "description": "C", "input_schema": s_a()},
+            {"name": "d", "description": "D", "input_schema": s_a()},
+            {"name": "e", "description": "E", "input_schema": s_a()},
+            {"name": "f", "input_schema": s_a()},
+            {"name": "g", "input_schema": s_a(), "cache_control": {"type": "ephemeral"}},
+            {"name": "h", "input_schema": s_a()}
+        ]}),
+    );
+}
+
 #[test]
 fn every_shape_for_google_gathers_declarations_where_the_first_stood() {
     let (out, report) = translate(Target::Google, false, &every_shape());
