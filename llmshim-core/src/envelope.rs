@@ -138,13 +138,13 @@ impl ToolShape {
     /// assert_eq!(shape.schema(&declaration), Some(&json!({"type": "object"})));
     /// ```
     pub fn schema_key(&self, fields: &Map<String, Value>) -> Option<&'static str> {
-        if fields.contains_key(self.schema) {
+        if json::has(fields, self.schema) {
             return Some(self.schema);
         }
         self.alternates
             .iter()
             .copied()
-            .find(|k| fields.contains_key(*k))
+            .find(|k| json::has(fields, k))
     }
 
     /// The tool's schema, when it has one (under the schema key or an alternate).

@@ -275,16 +275,24 @@ fn holder_as_tool(
         };
         outer_ok && ordered
     };
-    let Value::Object(mut map) = tool else {
+    let Value::Object(map) = tool else {
         return Err(tool);
     };
     if !reusable(&map) {
         return Err(Value::Object(map));
     }
-    let Some(Value::Object(mut fields)) = json::remove(&mut map, holder) else {
-        return Err(Value::Object(map));
+    // The holder is taken by walking the members rather than by a keyed removal: the rest is dropped anyway.
+    let mut found = None;
+    for (key, value) in map {
+        match value {
+            Value::Object(fields) if key == holder => found = Some(fields),
+            other => json::dismantle(other),
+        }
+    }
+    // `reusable` found the holder to be an object, so this never hands back the emptied `null`.
+    let Some(mut fields) = found else {
+        return Err(Value::Null);
     };
-    json::dismantle(Value::Object(map));
     // The slot holds the `null` left when the schema was moved out.
     json::remove(&mut fields, p.key);
     Ok(fields)
