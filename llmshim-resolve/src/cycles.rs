@@ -38,11 +38,14 @@ pub(crate) struct Cycles {
     unrolled: HashSet<Target>,
     /// Every target from which a kept target can be reached, with the keys of its root that lead there.
     reach: HashMap<Target, Vec<Option<String>>>,
+    /// Recursive targets unrolled because the caller said so, whatever their cycle crosses.
+    forced: HashSet<Target>,
 }
 
 impl Cycles {
     /// Reads every target reachable from the root of `registry`'s document. With `optional_only`, only a cycle
-    /// that crosses a property its object does not require is kept; the others are unrolled.
+    /// that crosses a property its object does not require is kept; the others are unrolled. The targets in
+    /// `unrolled` are unrolled whatever their cycle crosses (a first pass found that its output would not keep them).
     ///
     /// # Errors
     ///
@@ -50,6 +53,7 @@ impl Cycles {
     pub(crate) fn analyze(
         registry: &Registry<'_>,
         optional_only: bool,
+        unrolled: &[Target],
         budget: &Budget,
     ) -> Result<Cycles, FallbackReason> {
         let root: Target = (0, String::new());
@@ -79,13 +83,14 @@ impl Cycles {
             order.push(target.clone());
             edges.insert(target, found);
         }
-        Ok(Cycles::from_edges(&order, &edges, optional_only))
+        Ok(Cycles::from_edges(&order, &edges, optional_only, unrolled))
     }
 
     fn from_edges(
         order: &[Target],
         edges: &HashMap<Target, Vec<Edge>>,
         optional_only: bool,
+        forced: &[Target],
     ) -> Cycles {
         let components = components(order, edges);
         let mut component_of: HashMap<&Target, usize> = HashMap::new();
@@ -113,15 +118,17 @@ impl Cycles {
                         .any(|e| e.optional)
                 });
                 for m in members {
-                    if optional || !optional_only {
+                    if forced.contains(m) {
+                        cycles.unrolled.insert(m.clone());
+                        cycles.forced.insert(m.clone());
+                    } else if optional || !optional_only {
                         cycles.kept.insert(m.clone());
                     } else {
                         cycles.unrolled.insert(m.clone());
                     }
                 }
             }
-            let kept =
-                recursive && (!optional_only || members.iter().any(|m| cycles.kept.contains(m)));
+            let kept = recursive && members.iter().any(|m| cycles.kept.contains(m));
             let mut reaches = kept;
             for m in members {
                 let mut tops: Vec<Option<String>> = Vec::new();
@@ -151,6 +158,11 @@ impl Cycles {
     /// Whether references to `target` are unrolled: it lies on a cycle that is not kept.
     pub(crate) fn unrolled(&self, target: &Target) -> bool {
         self.unrolled.contains(target)
+    }
+
+    /// Whether `target` is unrolled because the caller said so: no site of it is kept, not even a bare one.
+    pub(crate) fn forced(&self, target: &Target) -> bool {
+        self.forced.contains(target)
     }
 
     /// Whether expanding `target`, with the keys `replaced` of its root replaced by siblings, reaches a kept target.
@@ -339,7 +351,7 @@ mod tests {
     fn analyze(doc: &Value, optional_only: bool) -> Cycles {
         let resources = Resources::new();
         let registry = Registry::new(doc, &resources).expect("a registry");
-        Cycles::analyze(&registry, optional_only, &Budget::default()).expect("analysed")
+        Cycles::analyze(&registry, optional_only, &[], &Budget::default()).expect("analysed")
     }
 
     fn t(pointer: &str) -> Target {
@@ -369,6 +381,31 @@ mod tests {
         let cycles = analyze(&doc, true);
         assert!(cycles.kept(&t("/$defs/Tree")));
         assert!(cycles.unrolled(&t("/$defs/A")) && cycles.unrolled(&t("/$defs/B")));
+    }
+
+    #[test]
+    fn targets_the_caller_names_are_unrolled_and_lead_nowhere_kept() {
+        // A and B share a cycle through the optional `b`; C refers to A from outside the cycle.
+        let doc = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "c": {"$ref": "#/$defs/C"}},
+        "$defs": {
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+            "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+            "C": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}
+        }});
+        let resources = Resources::new();
+        let registry = Registry::new(&doc, &resources).expect("a registry");
+        let unrolled = [t("/$defs/A"), t("/$defs/B")];
+        for optional_only in [false, true] {
+            let cycles = analyze(&doc, optional_only);
+            assert!(cycles.kept(&t("/$defs/A")) && cycles.reaches(&t("/$defs/C"), &[]));
+            let cycles = Cycles::analyze(&registry, optional_only, &unrolled, &Budget::default())
+                .expect("analysed");
+            for target in &unrolled {
+                assert!(cycles.forced(target) && cycles.unrolled(target));
+                assert!(!cycles.kept(target));
+            }
+            assert!(!cycles.reaches(&t("/$defs/C"), &[]) && !cycles.forced(&t("/$defs/C")));
+        }
     }
 
     #[test]

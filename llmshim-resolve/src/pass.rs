@@ -6,7 +6,7 @@ mod meta;
 mod upgrades;
 
 pub use base::BaseUri;
-pub use expand::{Expand, Mode};
+pub use expand::{Expand, Mode, RecursiveTarget};
 pub(crate) use expand::{escape_token, unique_name};
 pub use meta::Meta;
 pub use upgrades::Upgrade;

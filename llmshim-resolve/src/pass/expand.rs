@@ -10,11 +10,11 @@ use llmshim_core::defs;
 use llmshim_core::json;
 use llmshim_core::keyword::{KeywordClass, SNAKE_CASE, class_of};
 use llmshim_core::walk::{Flow, Hooks, NodeCtx, Omission, Pass, Rewalk, Settings};
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, Recursion};
+use llmshim_core::{Budget, ChangeKind, FallbackKind, FallbackReason, Recursion};
 use serde_json::{Map, Value};
 
 use crate::cycles::Cycles;
-use crate::registry::{Registry, Resource, Target};
+use crate::registry::{Registry, Resource, Resources, Target};
 use crate::uri;
 
 /// What the expansion does with booleans.
@@ -28,8 +28,14 @@ pub enum Mode {
     Dereference,
 }
 
-/// The depth `KeepRefs { optional_only: true }` unrolls the cycles it does not keep to.
+/// The depth `KeepRefs` unrolls the cycles it does not keep to (with `optional_only`, those through required
+/// properties only; in every mode, those [`Expand::with_unrolled`] names).
 const OPTIONAL_ONLY_DEPTH: u32 = 3;
+
+/// A recursive reference target of the walked document, as [`Expand::unkept_on_second_pass`] names it and
+/// [`Expand::with_unrolled`] takes it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecursiveTarget(Target);
 
 /// The keys of a referencing node that a kept definition's identity ignores: the reference itself and what W8
 /// removes anyway.
@@ -136,6 +142,10 @@ pub struct Expand<'r, 'a> {
     reentries: Cell<usize>,
     /// Whether a site was kept as a reference.
     kept: Cell<bool>,
+    /// Recursive targets unrolled whatever their cycle crosses.
+    unrolled: Vec<Target>,
+    /// The kept definitions made, by name, with the target each one stands for.
+    made: RefCell<Vec<(String, Target)>>,
 }
 
 impl<'r, 'a> Expand<'r, 'a> {
@@ -149,7 +159,73 @@ impl<'r, 'a> Expand<'r, 'a> {
             stubs: Vec::new(),
             reentries: Cell::new(0),
             kept: Cell::new(false),
+            unrolled: Vec::new(),
+            made: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The same expansion, unrolling the cycles of `targets` (as deep as `KeepRefs { optional_only: true }` unrolls
+    /// the cycles it does not keep) instead of keeping references to them.
+    #[must_use]
+    pub fn with_unrolled(mut self, targets: &[RecursiveTarget]) -> Self {
+        self.unrolled = targets.iter().map(|t| t.0.clone()).collect();
+        self
+    }
+
+    /// After a walk that kept references, with `out` its output (definitions finished): the targets of the kept
+    /// definitions that a second pass over `out` would not keep, because their cycle in `out` no longer comes back
+    /// or no longer crosses an optional property (with `optional_only`). Later steps of the walk may remove what the
+    /// cycle ran through in the input (an unresolved reference omitted, a lifted `if`), and the decision to keep was
+    /// taken on the input; walking again with [`Expand::with_unrolled`] and these targets makes the output one that
+    /// a second pass leaves as it is. Empty when every kept definition stays kept, or `recursion` keeps no
+    /// references.
+    ///
+    /// # Errors
+    ///
+    /// The reasons indexing or reading `out` within `budget` gives.
+    pub fn unkept_on_second_pass(
+        &self,
+        out: &Value,
+        recursion: Recursion,
+        budget: &Budget,
+    ) -> Result<Vec<RecursiveTarget>, FallbackReason> {
+        let Recursion::KeepRefs { optional_only } = recursion else {
+            return Ok(Vec::new());
+        };
+        let made = self.made.borrow();
+        if made.is_empty() {
+            return Ok(Vec::new());
+        }
+        let resources = Resources::new();
+        let registry = Registry::with_budget(out, &resources, budget)?;
+        let cycles = Cycles::analyze(&registry, optional_only, &[], budget)?;
+        let in_out =
+            |name: &str| name == defs::ROOT || out.get("$defs").and_then(|d| d.get(name)).is_some();
+        let mut unkept: Vec<RecursiveTarget> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        // A definition a removed union branch took with it may be made again under the same name: the last one made
+        // is the one in `out`.
+        for (name, target) in made.iter().rev() {
+            if seen.contains(&name.as_str()) || !in_out(name) {
+                continue;
+            }
+            seen.push(name);
+            // A second pass meets every kept site as a bare reference: to the root, kept when the root lies on a
+            // kept cycle; to a member of the root's `$defs`, kept when it leads to one (see `kept_site`).
+            let kept = if name == defs::ROOT {
+                let root: Target = (0, String::new());
+                cycles.kept(&root) && cycles.reaches(&root, &[])
+            } else {
+                let mut pointer = String::from("/$defs");
+                llmshim_core::pointer::push_token(&mut pointer, name);
+                cycles.reaches(&(0, pointer), &[])
+            };
+            let target = RecursiveTarget(target.clone());
+            if !kept && !unkept.contains(&target) {
+                unkept.push(target);
+            }
+        }
+        Ok(unkept)
     }
 
     /// The same expansion, turning each cut site at one of `stubs` (pointers a failed walk named in
@@ -180,8 +256,13 @@ impl<'r, 'a> Expand<'r, 'a> {
         read: impl FnOnce(&Cycles) -> T,
     ) -> Result<T, FallbackReason> {
         if self.cycles.borrow().is_none() {
-            let cycles = Cycles::analyze(self.registry, optional_only, &cx.settings().budget)
-                .map_err(|r| FallbackReason::new(r.kind, cx.pointer(), r.message))?;
+            let cycles = Cycles::analyze(
+                self.registry,
+                optional_only,
+                &self.unrolled,
+                &cx.settings().budget,
+            )
+            .map_err(|r| FallbackReason::new(r.kind, cx.pointer(), r.message))?;
             *self.cycles.borrow_mut() = Some(cycles);
         }
         let cycles = self.cycles.borrow();
@@ -341,7 +422,7 @@ impl<'a> Expand<'_, 'a> {
         let home =
             around.is_empty() && target.in_root_document && is_root_definition(&target.pointer);
         self.with_cycles(optional_only, cx, |cycles| {
-            (cycles.kept(&key) || home) && cycles.reaches(&key, &replaced)
+            !cycles.forced(&key) && (cycles.kept(&key) || home) && cycles.reaches(&key, &replaced)
         })
     }
 
@@ -367,8 +448,9 @@ impl<'a> Expand<'_, 'a> {
                 Decision::Inline
             }),
             Recursion::KeepRefs { optional_only } => {
-                let unrolled =
-                    optional_only && self.with_cycles(optional_only, cx, |c| c.unrolled(&key))?;
+                let unrolled = self.with_cycles(optional_only, cx, |c| {
+                    c.forced(&key) || (optional_only && c.unrolled(&key))
+                })?;
                 if unrolled && seen >= OPTIONAL_ONLY_DEPTH {
                     return Ok(Decision::Cut(OPTIONAL_ONLY_DEPTH));
                 }
@@ -404,6 +486,10 @@ impl<'a> Expand<'_, 'a> {
             Some("$ref"),
         );
         if key == (0, String::new()) && around.is_empty() {
+            let mut made = self.made.borrow_mut();
+            if !made.iter().any(|(name, _)| name == defs::ROOT) {
+                made.push((defs::ROOT.to_owned(), key));
+            }
             return Ok(defs::ROOT.to_owned());
         }
         // A definition made during a walk without strict (a root-shaping branch) is not the strict one, and one made
@@ -417,6 +503,7 @@ impl<'a> Expand<'_, 'a> {
             definition_key,
             &defs::sanitize(&wanted_name(absolute, &target)),
         );
+        self.made.borrow_mut().push((name.clone(), key));
         let mut at = String::from("/$defs");
         llmshim_core::pointer::push_token(&mut at, &name);
         // A definition is shared by every site: it is walked with no expansion around it, and a climb started

@@ -8,7 +8,7 @@ use llmshim_core::walk::{self, HARD_MAX_DEPTH, Settings, steps};
 use llmshim_core::{
     Change, ChangeKind, FallbackKind, FallbackReason, Normalization, Pass, Recursion, TargetRules,
 };
-use llmshim_resolve::pass::{BaseUri, Expand, Meta, Mode, Upgrade};
+use llmshim_resolve::pass::{BaseUri, Expand, Meta, Mode, RecursiveTarget, Upgrade};
 use llmshim_resolve::{Registry, Resources, Upgrades};
 use llmshim_targets::passes as target;
 use serde_json::{Map, Value};
@@ -139,6 +139,22 @@ const MAX_STUBS: usize = 16;
 /// At most this many structural-check failures are narrowed in one attempt (each needs the walk again).
 const MAX_CUTS: usize = 32;
 
+/// At most this many times a walk that kept references runs again with more recursive targets unrolled, before
+/// every cycle is unrolled (each needs the walk again).
+const MAX_UNKEPT_ROUNDS: usize = 8;
+
+/// The unrolling depth of the last resort, when kept references do not settle within `MAX_UNKEPT_ROUNDS`.
+const UNROLL_DEPTH: u32 = 3;
+
+/// A walk that succeeded: its output, its changes, whether it narrowed something, and the targets of the kept
+/// definitions a second pass over the output would not keep (or why the output could not be read for them).
+struct Walk {
+    out: Value,
+    changes: Vec<Change>,
+    narrowed: bool,
+    unkept: Result<Vec<RecursiveTarget>, FallbackReason>,
+}
+
 /// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
 ///
 /// When unrolling recursion, two retries happen within the attempt: a cut site that nothing above could absorb
@@ -149,6 +165,12 @@ const MAX_CUTS: usize = 32;
 /// that failure as a cut: the visit at its pointer fails the same way a failure inside the walk does, and the climb
 /// removes the nearest optional property or union branch around it, one failure per walk. A cut that comes back,
 /// or one more than `MAX_CUTS`, keeps the failure. The result also says whether anything was narrowed.
+///
+/// With kept references, the decision to keep a cycle is taken on the input, but later steps may remove what the
+/// cycle ran through (an unresolved reference omitted, a lifted `if`): a definition whose cycle no longer comes back
+/// in the output, or no longer crosses an optional property when only those are kept, would be unrolled by a second
+/// pass. The walk then runs again with the targets of those definitions unrolled (`resolve.unroll-recursion`), so
+/// that normalizing the output again changes nothing; after `MAX_UNKEPT_ROUNDS` rounds every cycle is unrolled.
 fn attempt(
     options: &Options,
     target: &dyn TargetRules,
@@ -168,6 +190,8 @@ fn attempt(
     let mut recursion = options.recursion_for(strict);
     let mut stubs: Vec<String> = Vec::new();
     let mut cuts: Vec<FallbackReason> = Vec::new();
+    let mut unrolled: Vec<RecursiveTarget> = Vec::new();
+    let mut rounds = 0;
     loop {
         match walk_once(
             options,
@@ -176,9 +200,30 @@ fn attempt(
             input,
             strict,
             recursion,
-            (stubs.clone(), cuts.clone()),
+            (stubs.clone(), cuts.clone(), &unrolled),
         ) {
-            Ok((out, changes, narrowed)) => {
+            Ok(Walk {
+                unkept: Err(reason),
+                ..
+            }) => return Err(reason),
+            Ok(Walk {
+                unkept: Ok(unkept), ..
+            }) if !unkept.is_empty() => {
+                rounds += 1;
+                if rounds > MAX_UNKEPT_ROUNDS {
+                    recursion = Recursion::unroll(UNROLL_DEPTH);
+                } else {
+                    unrolled.extend(unkept);
+                }
+                stubs.clear();
+                cuts.clear();
+            }
+            Ok(Walk {
+                out,
+                changes,
+                narrowed,
+                ..
+            }) => {
                 let check = check_options(options, rules, strict, recursion);
                 if let Some(reason) = llmshim_core::check::first(&out, &check) {
                     if walk::narrowable(reason.kind)
@@ -224,9 +269,9 @@ fn attempt(
     }
 }
 
-/// One walk of `input` with the pass list of `target`, kept definitions finished, with the stubbed recursion sites
-/// and the structural-check cuts of earlier walks; whether something was narrowed; on failure, also how often the
-/// walk expanded a recursive target again.
+/// One walk of `input` with the pass list of `target`, kept definitions finished, with the stubbed recursion sites,
+/// the structural-check cuts and the unrolled recursive targets of earlier walks; on failure, also how often the walk
+/// expanded a recursive target again.
 fn walk_once(
     options: &Options,
     target: &dyn TargetRules,
@@ -234,8 +279,8 @@ fn walk_once(
     input: &Value,
     strict: bool,
     recursion: Recursion,
-    (stubs, cuts): (Vec<String>, Vec<FallbackReason>),
-) -> Result<(Value, Vec<Change>, bool), (walk::Failure, usize)> {
+    (stubs, cuts, unrolled): (Vec<String>, Vec<FallbackReason>, &[RecursiveTarget]),
+) -> Result<Walk, (walk::Failure, usize)> {
     let rules = target.rules();
     let draft = registry.draft();
     let shape = if rules.booleans == Booleans::Reject {
@@ -245,7 +290,9 @@ fn walk_once(
     };
     let base = BaseUri::new(draft);
     let id = Upgrade::id(Upgrades::ALL, draft);
-    let expand = Expand::new(registry, Mode::Normalize).with_stubs(stubs);
+    let expand = Expand::new(registry, Mode::Normalize)
+        .with_stubs(stubs)
+        .with_unrolled(unrolled);
     let meta = Meta::normalize(rules.schema_uri, draft);
     let forms = Upgrade::forms(Upgrades::ALL);
     let root = target::RootShaping::new(rules);
@@ -307,10 +354,17 @@ fn walk_once(
     let settings = settings(options, strict, recursion).with_cuts(cuts);
     match walk::walk_detailed(&mut out, &passes, &settings, BASE.into()) {
         Ok(walked) => {
+            let mut unkept = Ok(Vec::new());
             if expand.kept_any() {
                 llmshim_core::defs::finish(&mut out, walked.definitions);
+                unkept = expand.unkept_on_second_pass(&out, recursion, &options.budget);
             }
-            Ok((out, walked.changes, walked.narrowed))
+            Ok(Walk {
+                out,
+                changes: walked.changes,
+                narrowed: walked.narrowed,
+                unkept,
+            })
         }
         Err(failure) => Err((failure, expand.reentries())),
     }

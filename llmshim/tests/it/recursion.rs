@@ -90,6 +90,55 @@ fn a_custom_rule_set_keeps_optional_cycles_and_unrolls_required_ones() {
 }
 
 #[test]
+fn a_kept_cycle_whose_output_no_longer_crosses_an_optional_property_is_unrolled() {
+    // `Value` recurses through `items` (no property) and through the optional `extra` of its `if`, so on the input
+    // its cycle is one that google-json keeps; but the target lifts `if`, and in the output the cycle would cross no
+    // optional property, so that a second pass would unroll it. The walk checks its kept cycles on its output and
+    // unrolls this one at once: the output is a fixed point.
+    let input = json!({"type": "object", "properties": {"value": {"$ref": "#/$defs/Value"}}, "required": ["value"],
+    "$defs": {"Value": {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/Value"}}],
+        "if": {"properties": {"extra": {"$ref": "#/$defs/Value"}}}
+    }}});
+    let options = Options::for_target(Target::GoogleJsonSchema).with_diagnostics(true);
+    let (out, report) = normalize(&options, &input);
+    assert!(!report.used_fallback && report.narrowed, "{report:?}");
+    assert!(out.get("$defs").is_none(), "{out}");
+    assert!(
+        report
+            .changes
+            .iter()
+            .any(|c| c.rule == "resolve.unroll-recursion"),
+        "{report:?}"
+    );
+    let deepest = &out["properties"]["value"]["anyOf"][1]["items"]["anyOf"][1]["items"];
+    assert_eq!(deepest["anyOf"], json!([{"type": "string"}]), "{out}");
+    assert!(
+        deepest["description"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("(recursive anyOf: omitted below depth 3)")),
+        "{out}"
+    );
+    let (again, again_report) = normalize(&options, &out);
+    assert!(!again_report.changed && again == out, "{again}");
+
+    // The minimal case the property test found: the cycle's optional property `name` holds an unresolved
+    // reference, which the walk omits, so the output's cycle runs through `items` only.
+    let input = json!({"allOf": [{"$ref": "#/$defs/Node"}], "$defs": {
+        "Node": {"type": "object", "properties": {}, "required": [], "$ref": "#/$defs/Tag"},
+        "Tag": {"type": "array", "items": {"properties": {"name": {"properties": {"name": {"$ref": "#/$defs/Tag"}},
+            "required": [], "$ref": "#/$defs/Item"}}, "required": [], "$ref": "#/$defs/Node"}}
+    }});
+    let (out, report) = normalize(&options, &input);
+    assert!(
+        !report.used_fallback && out.get("$defs").is_none(),
+        "{out}: {report:?}"
+    );
+    let (again, again_report) = normalize(&options, &out);
+    assert!(!again_report.changed && again == out, "{out}\n{again}");
+}
+
+#[test]
 fn a_wrapped_output_schema_moves_its_definitions_and_root_references() {
     // A recursive array output: kept on Mcp in the first pass, wrapped under `response`, whose root references now
     // point to `response`; the target's pass then keeps or unrolls that reference like any other.
