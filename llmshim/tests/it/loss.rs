@@ -73,7 +73,8 @@ const VACUOUS: LiftDrop = LiftDrop {
     rule: "walk.split-type-array, google.type-applicability, google.isolate-any-of",
     what: "a keyword that applies to one kind of value (`minimum` to numbers, `minItems` and `items` to arrays, \
            `pattern` to strings, `properties` to objects, ...) on a node whose own type it does not apply to, or on \
-           an untyped node where every typed output node at its position has such a type",
+           an untyped node where every typed output node at its position has such a type; and what lies below such a \
+           keyword, also in a union branch of a node whose type it does not apply to",
     why: "it constrains no value the output admits there (vacuous); the type-array split prunes it from the \
           branches of other types, and Gemini rejects it",
 };
@@ -82,7 +83,7 @@ const VACUOUS: LiftDrop = LiftDrop {
 const CONJUNCTION: LiftDrop = LiftDrop {
     rule: "google.isolate-any-of",
     what: "the keywords of a union branch whose type (given, or inferred as the walker infers it) shares no \
-           value with the type of a node it is in conjunction with at the same position",
+           value with the type of a node it is in conjunction with at the same position, and everything below it",
     why: "the branch admits nothing, so isolation removes it (Gemini's isolation also removes an `integer` \
           branch of a `number` node, which does admit values: the one case this entry does not cover)",
 };
@@ -122,6 +123,8 @@ enum When {
     Array,
     /// In a `null` branch of a union, on Google and Code Assist.
     NullBranch,
+    /// When the value is a string of white space only (or empty), on Google and Code Assist.
+    BlankText,
 }
 
 /// A keyword outside the lift list that a rule drops on purpose.
@@ -136,7 +139,7 @@ pub(crate) struct OtherDrop {
 
 /// The deliberate drops of keywords outside the lift list, checked by [`check`]: a key that disappears must match an
 /// entry (`*` matches any key).
-pub(crate) const OTHER_DROPS: [OtherDrop; 13] = [
+pub(crate) const OTHER_DROPS: [OtherDrop; 14] = [
     OtherDrop {
         keys: &["$schema"],
         when: When::Always,
@@ -214,6 +217,13 @@ pub(crate) const OTHER_DROPS: [OtherDrop; 13] = [
         rule: "google.filter-required, google.drop-empty-properties, google.type-applicability",
         why: "names without a property, an empty `properties`, or object and array keywords on a node of another \
               type: Gemini rejects them and they admit nothing more",
+    },
+    OtherDrop {
+        keys: &["description"],
+        when: When::BlankText,
+        rule: "google.collapse-nullable, walk.nullable-remove, target.narrow-union, cca.merge-combinator",
+        why: "the union merges join the node's and the branches' descriptions, each trimmed, with single spaces, and \
+              skip the blank ones: a description of white space only gives the model no words",
     },
     OtherDrop {
         keys: &["nullable"],
@@ -499,12 +509,24 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             );
         }
         // Children under a key a sibling replaces, or under a key the node's own type makes vacuous (`properties`
-        // of an array), describe nothing the output must keep.
+        // of an array), describe nothing the output must keep. The same holds in a union branch for a key that the
+        // type of a node around it makes vacuous (`properties` of a branch of a string node: VACUOUS), and for every
+        // child of a branch whose type shares no value with a node around it (the branch admits nothing:
+        // CONJUNCTION).
         let own = visit.types();
+        let around = visit.branch_of.clone().unwrap_or_default();
+        let admits_nothing = !own.is_empty()
+            && around
+                .iter()
+                .any(|types| !types.iter().any(|t| own.iter().any(|o| overlap(o, t))));
         let shadowed = |key: &str| {
             visit.shadow.iter().any(|s| s == key)
-                || applies_to(key).is_some_and(|types| {
-                    !own.is_empty() && !own.iter().any(|t| types.contains(&t.as_str()))
+                || admits_nothing
+                || applies_to(key).is_some_and(|applies| {
+                    let excludes =
+                        |types: &[String]| !types.iter().any(|t| applies.contains(&t.as_str()));
+                    (!own.is_empty() && excludes(&own))
+                        || around.iter().any(|types| excludes(types))
                 })
         };
         let own_types = visit.types();
@@ -1120,6 +1142,9 @@ fn account(
                     && visit.string("type").as_deref() == Some("null")
             }
             When::GoogleFamily => mode.google_family,
+            When::BlankText => {
+                mode.google_family && value.as_str().is_some_and(|t| t.trim().is_empty())
+            }
             When::FilterRequired => mode.filter_required,
             When::NotKept => {
                 mode.keep.is_some_and(|keep| !keep.contains(&key))
@@ -1648,6 +1673,66 @@ fn a_keyword_kept_lifted_or_named_passes_and_a_lost_one_fails() {
           description there"
         ]
     );
+}
+
+#[test]
+fn below_a_branch_keyword_vacuous_for_the_node_around_nothing_is_followed() {
+    // Found by the property test on Google (its minimal case had an empty description; any text is lost alike):
+    // the branch `Item` of a string node holds `properties`, which constrain no string, so the walk removes them
+    // (`google.type-applicability`), and with them the description of `type` below, while the same position lives on
+    // through the other branch of `name`.
+    let input = |ty: &str| {
+        json!({"properties": {"name": {"anyOf": [
+            {"properties": {"type": {"type": "string"}}, "required": []},
+            {"type": ty, "anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]}
+        ]}}, "required": [], "$defs": {"Item": {"properties": {"type": {"type": "string", "description": "a reason"}},
+            "required": []}}})
+    };
+    let output = json!({"properties": {"name": {"anyOf": [
+        {"properties": {"type": {"type": "string"}}, "type": "object"},
+        {"type": "string", "nullable": true}
+    ]}}, "type": "object"});
+    let (found, _) = violations(&input("string"), &output, true);
+    assert!(found.is_empty(), "{found:?}");
+    // Around an object node the branch's properties do constrain: the same loss is caught there.
+    let (found, _) = violations(&input("object"), &output, true);
+    assert_eq!(
+        found,
+        [
+            "description at properties/name/properties/type (input /$defs/Item/properties/type) disappeared, and no \
+             listed rule drops it there"
+        ]
+    );
+}
+
+#[test]
+fn a_blank_branch_description_may_go_in_a_google_family_merge() {
+    // Found by the property test on Code Assist: the union merge joins the branches' descriptions trimmed and skips
+    // the blank ones, so a description of white space only goes; a description with words may not.
+    let input = |text: &str| {
+        json!({"properties": {"name": {"properties": {"name": {"anyOf": [
+            {"description": text, "anyOf": [{"type": "string"}]}
+        ]}}, "required": []}}, "required": []})
+    };
+    let output = json!({"properties": {"name": {"properties": {"name": {"type": "string"}}, "type": "object"}},
+        "type": "object"});
+    let rule = OTHER_DROPS
+        .iter()
+        .find(|d| matches!(d.when, When::BlankText))
+        .map(|d| d.rule);
+    for blank in ["", " ", " \n\t"] {
+        let (found, tally) = violations(&input(blank), &output, true);
+        assert!(found.is_empty(), "{blank:?}: {found:?}");
+        assert!(
+            rule.is_some_and(|r| tally.dropped.contains_key(r)),
+            "{tally:?}"
+        );
+    }
+    let lost = "description at properties/name/properties/name (input /properties/name/properties/name/anyOf/0) \
+                disappeared, and no listed rule drops it there";
+    assert_eq!(violations(&input("a"), &output, true).0, [lost]);
+    // Outside the Google family no rule drops it.
+    assert_eq!(violations(&input(" "), &output, false).0, [lost]);
 }
 
 #[test]
