@@ -1,7 +1,8 @@
 //! `cargo xtask props`: runs the property tests with many cases on a fresh seed and records the run in RELIABILITY.md.
 //!
-//! The property tests of the facade (`invariants::every_target_keeps_every_invariant` and
-//! `loss::nothing_on_the_lift_list_vanishes_from_generated_schemas`) run 64 cases on a fixed seed in every
+//! The property tests of the facade (`invariants::every_target_keeps_every_invariant`,
+//! `loss::nothing_on_the_lift_list_vanishes_from_generated_schemas` and
+//! `soundness::an_instance_a_narrowed_output_accepts_is_accepted_by_the_original`) run 64 cases on a fixed seed in every
 //! `cargo test`; this verb runs them with `PROPTEST_CASES` (10,000 unless `--cases N` says otherwise) and
 //! `PROPTEST_RNG_SEED` (a fresh seed unless `--seed S`), reads the `props: ` line each prints on stderr, and writes
 //! the cases, seed, wall time and findings with the commit into RELIABILITY.md. A finding (a failing case, which
@@ -16,7 +17,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::{metadata, record, reliability};
 
 /// The property tests, by full name, with what one case of each checks.
-const PROPERTIES: [(&str, &str); 2] = [
+const PROPERTIES: [(&str, &str); 3] = [
     (
         "invariants::every_target_keeps_every_invariant",
         "normalized for every built-in target, strict off and on: no panic, memo equals no memo, the output passes its \
@@ -25,6 +26,11 @@ const PROPERTIES: [(&str, &str); 2] = [
     (
         "loss::nothing_on_the_lift_list_vanishes_from_generated_schemas",
         "normalized for every built-in target, strict off and on: the loss invariant holds",
+    ),
+    (
+        "soundness::an_instance_a_narrowed_output_accepts_is_accepted_by_the_original",
+        "normalized for every built-in target, strict off and on: every instance built from a narrowed output that \
+         the output accepts is accepted by the original, read as the first wave's merges read it",
     ),
 ];
 

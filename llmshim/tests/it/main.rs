@@ -22,6 +22,7 @@ mod recursion;
 mod rejection;
 mod rules;
 mod sdk_google;
+mod soundness;
 mod strict_corpus;
 mod strict_fixtures;
 mod support;

@@ -25,7 +25,8 @@ const ANNOTATIONS: [&str; 8] = [
 /// The node is judged on entry, before the keep-lists remove what the target cannot take, so that a node with an
 /// assertion the target drops (a `not`, say) is left to the climb to an optional part instead. The type and the
 /// fragment `(type: any)` are written on leave, after the lifted fragments, and before the parent's leave steps (a
-/// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object.
+/// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object. Nor is an
+/// intermediate root: the node it is merged into is judged with the merged keys.
 #[derive(Clone, Copy, Debug)]
 pub struct NarrowAny {
     require_type: bool,
@@ -55,8 +56,11 @@ impl Pass for NarrowAny {
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
+        // An intermediate root (a single `allOf` entry, a `$ref` target) is judged after the merge, at the node it
+        // merges into: an empty entry beside the node's own `type` must not bring a string type that then wins.
         if (self.require_type || cx.settings().strict)
             && !cx.position().root
+            && !cx.intermediate()
             && annotations_only(node)
         {
             cx.mark_any_value();
