@@ -353,7 +353,7 @@ const PUBLISHED: [(&str, usize, usize); COLUMNS] = [
     ("chat", 28, 4),
     ("responses", 35, 3),
     ("anthropic", 28, 4),
-    ("google", 35, 54),
+    ("google", 35, 53),
     ("google-json", 27, 7),
     ("cca", 34, 120),
     ("mcp", 15, 5),
