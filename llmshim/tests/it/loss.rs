@@ -1104,7 +1104,7 @@ fn account(
         return Ok(Account::Dropped(SIBLINGS.rule));
     }
     let own_types = visit.types();
-    if vacuous(key, &own_types, nodes) {
+    if vacuous(key, value, &own_types, nodes) {
         return Ok(Account::Dropped(VACUOUS.rule));
     }
     // A branch whose types share no value with a node it is in conjunction with admits nothing.
@@ -1189,10 +1189,20 @@ fn applies_to(key: &str) -> Option<&'static [&'static str]> {
 
 /// Whether `key` applies to no value there: the input node's own types are all ones it does not apply to, or, for an
 /// untyped input node, every typed output node at the position has such a type and every untyped one is a pure union
-/// wrapper.
-fn vacuous(key: &str, own_types: &[String], nodes: &[&Map<String, Value>]) -> bool {
-    let Some(types) = applies_to(key) else {
-        return false;
+/// wrapper. A `format` other than the numeric ones (`int32`, `int64`, `float`, `double`) applies to strings only, as
+/// the type-array split reads it (`walk.split-type-array` keeps a `date-time` in the string branch alone).
+fn vacuous(key: &str, value: &Value, own_types: &[String], nodes: &[&Map<String, Value>]) -> bool {
+    let string_format = key == "format"
+        && value
+            .as_str()
+            .is_some_and(|f| !matches!(f, "int32" | "int64" | "float" | "double"));
+    let types: &[&str] = if string_format {
+        &["string"]
+    } else {
+        match applies_to(key) {
+            Some(types) => types,
+            None => return false,
+        }
     };
     if !own_types.is_empty() {
         // A typed node: the keyword is vacuous when the node's own types exclude it; what the output admits does not
@@ -1733,6 +1743,25 @@ fn a_blank_branch_description_may_go_in_a_google_family_merge() {
     assert_eq!(violations(&input("a"), &output, true).0, [lost]);
     // Outside the Google family no rule drops it.
     assert_eq!(violations(&input(" "), &output, false).0, [lost]);
+}
+
+#[test]
+fn a_string_format_on_a_number_is_vacuous() {
+    // Found by the property test on chat with strict: the type-array split keeps a `date-time` in the string branch
+    // only, so a number-or-null node loses it; a numeric format there may not go.
+    let input = |format: &str| json!({"properties": {"name": {"type": "array", "items": {"type": ["number", "null"], "format": format}}}});
+    let output = json!({"properties": {"name": {"type": "array", "items": {"anyOf": [{"type": "number"},
+        {"type": "null"}]}}}});
+    let (found, _) = violations(&input("date-time"), &output, false);
+    assert!(found.is_empty(), "{found:?}");
+    let (found, _) = violations(&input("double"), &output, false);
+    assert_eq!(
+        found,
+        [
+            "format at properties/name/items (input /properties/name/items) is on the lift list but is neither kept nor \
+          named in a description there"
+        ]
+    );
 }
 
 #[test]
