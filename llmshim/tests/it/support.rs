@@ -95,3 +95,20 @@ pub(crate) fn strict_problems(
         .expect("a target with a strict profile");
     llmshim_strict::check_with(out, &profile, options.keywords)
 }
+
+/// How many tool input schemas the shared MCP corpus holds (the strict corpus's count of MCP tools).
+pub(crate) const MCP_SCHEMAS: usize = 725;
+
+/// Every MCP tool's `inputSchema` of the shared corpus, checked to be all [`MCP_SCHEMAS`] of them; `None` (after
+/// one line naming `what`) when the test data is absent and not required.
+pub(crate) fn mcp_input_schemas(what: &str) -> Option<Vec<Value>> {
+    llmshim_benches::testdata::require(what)?;
+    let schemas = llmshim_benches::workload::mcp_input_schemas().unwrap_or_default();
+    assert_eq!(
+        schemas.len(),
+        MCP_SCHEMAS,
+        "the MCP corpus holds {} tool schemas, expected {MCP_SCHEMAS}",
+        schemas.len()
+    );
+    Some(schemas)
+}
