@@ -312,6 +312,9 @@ pub struct Rewalk {
     pub skip_children: u32,
     /// The pointer the subtree is located at; the current node's when `None`.
     pub pointer: Option<String>,
+    /// The subtree stands on its own (a kept definition): unless `intermediate`, its root is not an intermediate
+    /// result even when the walk starts from one, since nothing is merged into it afterwards.
+    pub detached: bool,
 }
 
 impl Rewalk {
@@ -324,6 +327,7 @@ impl Rewalk {
             intermediate: false,
             skip_children: 0,
             pointer: None,
+            detached: false,
         }
     }
 
@@ -364,6 +368,13 @@ impl Rewalk {
                 self.skip_children |= 1 << place;
             }
         }
+        self
+    }
+
+    /// Walks the subtree as one that stands on its own (see [`Rewalk::detached`]).
+    #[must_use]
+    pub fn with_detached(mut self, detached: bool) -> Self {
+        self.detached = detached;
         self
     }
 
@@ -757,6 +768,8 @@ impl NodeCtx<'_> {
         let saved_intermediate = self.shared.intermediate;
         if how.intermediate {
             self.shared.intermediate = Some((self.depth + 1, how.skip_children));
+        } else if how.detached {
+            self.shared.intermediate = None;
         } else if let Some((_, skip)) = self.shared.intermediate.filter(|(d, _)| *d == self.depth) {
             self.shared.intermediate = Some((self.depth + 1, skip));
         }

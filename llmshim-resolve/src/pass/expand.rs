@@ -706,8 +706,11 @@ impl<'a> Expand<'_, 'a> {
         // The target's root is merged with the keys around it below and walked again, so passes may leave to that
         // second walk what depends on the root's final keys (strict closing reads the final `properties`), and its
         // children that a winning key replaces are not walked at all.
+        // A kept definition (located at `at`) stands on its own: nothing is merged into it afterwards, even when its
+        // site was met in an intermediate root (a `$ref` target's one-entry `allOf`), so its merged node is walked
+        // as a final one (typed, narrowed, split), as a second pass walking it from a bare reference does.
         let rewalk = |how: Rewalk| match at {
-            Some(at) => how.with_pointer(at.to_owned()),
+            Some(at) => how.with_pointer(at.to_owned()).with_detached(true),
             None => how,
         };
         let replaced = around.over.keys().map(String::as_str);

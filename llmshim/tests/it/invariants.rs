@@ -808,3 +808,51 @@ fn a_shared_memo_under_concurrency_gives_the_uncached_results() {
     let stats = memo.stats();
     assert!(stats.hits > 0 && stats.evictions > 0, "{stats:?}");
 }
+
+/// Checks every invariant of [`every_target_keeps_every_invariant`] on the JSON `text`, for every built-in target,
+/// strict off and on.
+fn every_invariant_holds(text: &str) {
+    let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+    for target in Target::BUILTIN {
+        for strict in [false, true] {
+            if let Err(failure) = check_one(&input, target, strict) {
+                panic!("{text} on {} strict={strict}: {failure}", target.name());
+            }
+        }
+    }
+}
+
+/// Normalizes the JSON `text` for `target` without strict: normalizing the output again must change nothing, byte
+/// for byte. Returns the output.
+fn fixed_point(text: &str, target: Target) -> Value {
+    let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+    let options = Options::for_target(target).with_diagnostics(true);
+    let (out, report) = run(&uncached(), &options, &input);
+    assert!(!report.used_fallback, "{text}: {report:?}");
+    let (again, again_report) = run(&uncached(), &options, &out);
+    assert!(!again_report.changed, "{text}: {out} then {again_report:?}");
+    assert_eq!(
+        serde_json::to_string(&again).expect("serializes"),
+        serde_json::to_string(&out).expect("serializes")
+    );
+    out
+}
+
+/// Found by the property test (seed 1796098830914597642), fixed: a kept definition first met through a `$ref`
+/// target's one-entry snake-case `all_of` was walked as part of that target, an intermediate result, so type
+/// inference left it untyped; a second pass, meeting it from a bare reference, typed it.
+const DEFINITION_IN_INTERMEDIATE_ROOT: &str = r##"{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Tag"}},"required":[]}},"required":[],"$defs":{"Node":{"properties":{},"required":[],"additionalProperties":{"items":{"$ref":"#/$defs/Node"}}},"Tag":{"all_of":[{"$ref":"#/$defs/Node"}]}}}"##;
+
+#[test]
+fn a_definition_met_in_a_merged_target_is_walked_as_a_final_node() {
+    let out = fixed_point(DEFINITION_IN_INTERMEDIATE_ROOT, Target::OpenAiChat);
+    assert_eq!(
+        out["$defs"]["Node"],
+        json!({"properties": {}, "required": [], "additionalProperties": {"items": {"$ref": "#/$defs/Node"}}, "type": "object"})
+    );
+    assert_eq!(
+        out["properties"]["name"]["properties"]["name"],
+        json!({"$ref": "#/$defs/Node"})
+    );
+    every_invariant_holds(DEFINITION_IN_INTERMEDIATE_ROOT);
+}
