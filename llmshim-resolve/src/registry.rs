@@ -183,6 +183,11 @@ impl<'a> Registry<'a> {
             pointer: String::new(),
         };
         self.register_resource(base.to_owned(), root, "")?;
+        // Most documents have no identifier and stay well inside the budget: for those the scan below would record
+        // nothing and fail nowhere, so one lean look at the value (no pointers, no base URIs) stands in for it.
+        if Lean::new(budget, draft).holds(doc) {
+            return Ok(());
+        }
         // The base URI of every node is recorded only when the document changes it somewhere: without an `$id`
         // every node's base is the document's, which is also the resource URI any lookup into it resolves with,
         // so the map would only repeat it. The first scan finds out; a document with an identifier is scanned
@@ -360,6 +365,61 @@ fn register(
         None => {
             map.insert(uri, loc);
             Ok(())
+        }
+    }
+}
+
+/// A look at a document that proves the scan would find nothing to register and no budget overrun: no object
+/// anywhere has a key that can set an identifier or anchor (`$id`, `$anchor`, `$dynamicAnchor`, and `id` in the
+/// drafts that read it), the value has no more values in all than the node budget, and none deeper than the depth
+/// budget. The scan visits only some of the values (schemas, not literals or property maps), each at a depth no
+/// greater than its nesting in the value, so neither of its budget checks can fail then. Anything else, including
+/// a property or literal that merely has such a key, is left to the scan, so the answer is always the scan's.
+struct Lean {
+    /// The deepest nesting allowed (root 0), also bounding this look's recursion.
+    max_depth: usize,
+    max_nodes: usize,
+    nodes: usize,
+    plain_id: bool,
+}
+
+/// The deepest recursion of [`Lean`]: deeper values are left to the scan.
+const LEAN_MAX_DEPTH: usize = 128;
+
+impl Lean {
+    fn new(budget: &Budget, draft: Draft) -> Self {
+        Lean {
+            max_depth: budget
+                .max_depth
+                .min(llmshim_core::walk::HARD_MAX_DEPTH)
+                .min(LEAN_MAX_DEPTH),
+            max_nodes: budget.max_nodes,
+            nodes: 0,
+            plain_id: draft.uses_plain_id(),
+        }
+    }
+
+    /// Whether the scan of `doc` would register nothing and fail nowhere.
+    fn holds(&mut self, doc: &Value) -> bool {
+        self.value(doc, 0)
+    }
+
+    fn value(&mut self, value: &Value, depth: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes || depth > self.max_depth {
+            return false;
+        }
+        match value {
+            Value::Array(items) => items.iter().all(|v| self.value(v, depth + 1)),
+            Value::Object(map) => {
+                let plain_id = self.plain_id;
+                map.keys().all(|key| match key.as_bytes().first() {
+                    Some(b'$') => !matches!(key.as_str(), "$id" | "$anchor" | "$dynamicAnchor"),
+                    Some(b'i') => !(plain_id && key == "id"),
+                    _ => true,
+                }) && map.values().all(|v| self.value(v, depth + 1))
+            }
+            _ => true,
         }
     }
 }

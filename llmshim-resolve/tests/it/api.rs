@@ -245,3 +245,48 @@ fn budgets_bound_resolution() {
         ErrorKind::Budget
     );
 }
+
+/// The registry's scan counts schemas, not literals, and registers identifiers only where a schema keyword stands:
+/// the lean look that spares most documents the scan must give the scan's answer on both sides of it.
+#[test]
+fn registry_budgets_and_identifiers_are_the_scans() {
+    use llmshim_core::FallbackKind;
+    let resources = Resources::new();
+    // Over the node budget: the failure names the first schema past it, as the scan reaches it.
+    let doc = json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}}});
+    let tight = Budget::default().with_max_nodes(2);
+    let err = Registry::with_budget(&doc, &resources, &tight).expect_err("nodes");
+    assert_eq!(
+        (err.kind, err.pointer.as_str()),
+        (FallbackKind::BudgetNodes, "/properties/b")
+    );
+    // Too deep for the depth budget.
+    let deep = json!({"items": {"items": {"items": {"type": "string"}}}});
+    let shallow = Budget::default().with_max_depth(2);
+    let err = Registry::with_budget(&deep, &resources, &shallow).expect_err("depth");
+    assert_eq!(
+        (err.kind, err.pointer.as_str()),
+        (FallbackKind::BudgetDepth, "/items/items/items")
+    );
+    // Many values, few schemas: literals are not counted, so the same tight budget passes.
+    let literals =
+        json!({"type": "string", "enum": ["a", "b", "c", "d"], "default": {"x": [1, 2, 3]}});
+    assert!(
+        Registry::with_budget(&literals, &resources, &Budget::default().with_max_nodes(1)).is_ok()
+    );
+    // An identifier-looking key inside a literal or a property name registers nothing; a real one does.
+    let quoted = json!({"properties": {"$id": {"const": {"$id": "https://ex.test/q.json"}}}});
+    let registry = Registry::with_budget(&quoted, &resources, &Budget::default()).expect("indexes");
+    assert!(registry.lookup("https://ex.test/q.json").is_err());
+    let real = json!({"properties": {"a": {"$id": "https://ex.test/a.json", "$anchor": "A"}}});
+    let registry = Registry::with_budget(&real, &resources, &Budget::default()).expect("indexes");
+    assert!(registry.lookup("https://ex.test/a.json").is_ok());
+    assert!(registry.lookup("https://ex.test/a.json#A").is_ok());
+    // Draft-04 `id` is an identifier, and a plain `id` property of a later draft is not.
+    let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {"id": "https://ex.test/d4.json"}}});
+    let registry = Registry::with_budget(&draft4, &resources, &Budget::default()).expect("indexes");
+    assert!(registry.lookup("https://ex.test/d4.json").is_ok());
+    let later = json!({"properties": {"a": {"id": "https://ex.test/d4.json"}}});
+    let registry = Registry::with_budget(&later, &resources, &Budget::default()).expect("indexes");
+    assert!(registry.lookup("https://ex.test/d4.json").is_err());
+}
