@@ -26,6 +26,14 @@ impl<K> Hit<K> {
         self.entry.patch.apply(value, &self.entry.output);
     }
 
+    /// The stored input: a value identical to the one that was looked up, as it was before normalization.
+    ///
+    /// A caller that may need the input again after [`apply`](Hit::apply) (to normalize it a second way, say)
+    /// can keep the hit instead of copying the input beforehand, and copy it from here only when it is needed.
+    pub fn input(&self) -> &Value {
+        &self.entry.input
+    }
+
     /// The stored report, exactly as it was inserted.
     pub fn report(&self) -> &Normalization {
         &self.entry.report
@@ -81,6 +89,7 @@ mod tests {
             panic!("expected a hit");
         };
         assert!(hit.is_unchanged());
+        assert_eq!(hit.input(), &input);
         assert_eq!(Arc::strong_count(&hit.entry), 2);
         hit.apply(&mut value);
         assert_eq!(

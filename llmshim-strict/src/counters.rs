@@ -25,28 +25,58 @@ use llmshim_core::json;
 /// assert_eq!(optional_count(&schema), 2);
 /// ```
 pub fn optional_count(schema: &Value) -> usize {
-    count(schema, |map| {
-        // Small nodes are scanned instead of hashing each key (`json::member`).
-        let Some(Value::Object(properties)) = json::member(map, "properties") else {
-            return 0;
-        };
-        let names: &[Value] = match json::member(map, "required") {
-            Some(Value::Array(names)) => names,
-            _ => &[],
-        };
-        // A short `required` list is scanned: cheaper than hashing every name into a set.
-        if names.len() <= 16 {
-            return properties
-                .keys()
-                .filter(|name| !names.iter().any(|n| n.as_str() == Some(name.as_str())))
-                .count();
-        }
-        let required: HashSet<&str> = names.iter().filter_map(Value::as_str).collect();
-        properties
+    let mut total = 0usize;
+    visit(schema, |map| {
+        total = total.saturating_add(optional_here(map));
+    });
+    total
+}
+
+/// [`optional_count`] and [`union_count`] of `schema` at once, in one walk: `(optional, unions)`.
+///
+/// ```
+/// use llmshim_strict::{budget_counts, optional_count, union_count};
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"a": {"type": ["string", "null"]}, "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+///     "required": ["a"]
+/// });
+/// assert_eq!(budget_counts(&schema), (1, 2));
+/// assert_eq!(budget_counts(&schema), (optional_count(&schema), union_count(&schema)));
+/// ```
+pub fn budget_counts(schema: &Value) -> (usize, usize) {
+    let (mut optional, mut unions) = (0usize, 0usize);
+    visit(schema, |map| {
+        optional = optional.saturating_add(optional_here(map));
+        unions = unions.saturating_add(union_here(map));
+    });
+    (optional, unions)
+}
+
+/// The properties of one object node that its own `required` does not list.
+fn optional_here(map: &Map<String, Value>) -> usize {
+    // Small nodes are scanned instead of hashing each key (`json::member`).
+    let Some(Value::Object(properties)) = json::member(map, "properties") else {
+        return 0;
+    };
+    let names: &[Value] = match json::member(map, "required") {
+        Some(Value::Array(names)) => names,
+        _ => &[],
+    };
+    // A short `required` list is scanned: cheaper than hashing every name into a set.
+    if names.len() <= 16 {
+        return properties
             .keys()
-            .filter(|name| !required.contains(name.as_str()))
-            .count()
-    })
+            .filter(|name| !names.iter().any(|n| n.as_str() == Some(name.as_str())))
+            .count();
+    }
+    let required: HashSet<&str> = names.iter().filter_map(Value::as_str).collect();
+    properties
+        .keys()
+        .filter(|name| !required.contains(name.as_str()))
+        .count()
 }
 
 /// The number of schema nodes that have `anyOf` or an array `type`, with every inlined copy.
@@ -68,25 +98,27 @@ pub fn optional_count(schema: &Value) -> usize {
 /// assert_eq!(union_count(&schema), 2);
 /// ```
 pub fn union_count(schema: &Value) -> usize {
-    count(schema, |map| {
-        usize::from(
-            json::has(map, "anyOf") || json::member(map, "type").is_some_and(Value::is_array),
-        )
-    })
+    let mut total = 0usize;
+    visit(schema, |map| {
+        total = total.saturating_add(union_here(map));
+    });
+    total
 }
 
-/// The sum of `per_node` over every schema object in `schema`, and in each member of its root `$defs` once,
-/// iteratively.
-fn count(schema: &Value, per_node: impl Fn(&Map<String, Value>) -> usize) -> usize {
-    let mut total = 0usize;
+/// 1 when one node has `anyOf` or an array `type`.
+fn union_here(map: &Map<String, Value>) -> usize {
+    usize::from(json::has(map, "anyOf") || json::member(map, "type").is_some_and(Value::is_array))
+}
+
+/// Calls `per_node` on every schema object in `schema`, and in each member of its root `$defs` once, iteratively.
+fn visit(schema: &Value, mut per_node: impl FnMut(&Map<String, Value>)) {
     let mut stack: Vec<&Value> = definitions(schema).collect();
     stack.push(schema);
     while let Some(value) = stack.pop() {
         let Value::Object(map) = value else {
             continue;
         };
-        total = total.saturating_add(per_node(map));
+        per_node(map);
         stack.extend(children(map).map(|child| child.value));
     }
-    total
 }

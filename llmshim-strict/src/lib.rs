@@ -11,8 +11,8 @@
 //!   become nullable alternatives (`strict.nullable-optional`), `required` lists every property in declared order
 //!   and `additionalProperties` is `false` (`strict.close-object`).
 //! - [`check`] and [`check_with`]: the strict acceptance check of a finished schema.
-//! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`]: the Anthropic request
-//!   budget's counters, and [`admits_null`].
+//! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`] (both in one walk:
+//!   [`budget_counts`]): the Anthropic request budget's counters, and [`admits_null`].
 //!
 //! Both passes do nothing unless `Settings::strict` (effective strict) is set; the keep-list pass reads the strict
 //! profile's keep-lists, the closing pass no target data. The
@@ -68,7 +68,7 @@ mod null;
 
 pub use check::{check, check_with};
 pub use close::CloseObjects;
-pub use counters::{optional_count, union_count};
+pub use counters::{budget_counts, optional_count, union_count};
 pub use keep_list::{KEEP, KeepList, is_kept};
 pub use limits::fits;
 pub use null::admits_null;

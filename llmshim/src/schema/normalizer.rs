@@ -2,8 +2,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use llmshim_cache::{Limits, Lookup, Memo};
+use llmshim_cache::{Hit, Limits, Lookup, Memo};
 use llmshim_core::Normalization;
+use llmshim_core::json;
+use llmshim_core::walk::HARD_MAX_DEPTH;
 use serde_json::Value;
 
 use crate::schema::pipeline;
@@ -100,9 +102,38 @@ impl Normalizer {
 
     /// Normalizes `schema` in place for `options.target`; never fails.
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
+        self.normalize_in(options, schema, false).0
+    }
+
+    /// [`Normalizer::normalize_with`], also handing back `schema` as it was before, for a caller that may normalize
+    /// it again another way (the Anthropic request budget).
+    ///
+    /// A memo hit hands back the hit itself, whose stored input is identical to `schema`, so nothing is copied
+    /// until the original is read; on any other path the input is copied before normalization. `None` only for an
+    /// input nested deeper than the walker goes: it falls back, so it is never normalized again.
+    pub(crate) fn normalize_keeping(
+        &self,
+        options: &Options,
+        schema: &mut Value,
+    ) -> (Normalization, Option<Original>) {
+        self.normalize_in(options, schema, true)
+    }
+
+    /// The one normalization path; with `keep`, the original comes back as [`Normalizer::normalize_keeping`] says.
+    fn normalize_in(
+        &self,
+        options: &Options,
+        schema: &mut Value,
+        keep: bool,
+    ) -> (Normalization, Option<Original>) {
+        // The copy that an original needs when no memo entry can stand in for it.
+        let copy = |schema: &Value| {
+            (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some())
+                .then(|| Original::Owned(schema.clone()))
+        };
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {
-            return Normalization::bypassed();
+            return (Normalization::bypassed(), copy(schema));
         }
         let mut effective = options.clone();
         if flags.no_strict || options.target.rules().rules().strict.is_none() {
@@ -114,16 +145,19 @@ impl Normalizer {
             (MemoChoice::Own(m), false) => Some(m),
         };
         let Some(memo) = memo else {
+            let original = copy(schema);
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
             replace(schema, out);
-            return report;
+            return (report, original);
         };
         match memo.lookup(&effective, schema) {
             Lookup::Hit(hit) => {
                 hit.apply(schema);
-                hit.report().clone()
+                let report = hit.report().clone();
+                (report, keep.then_some(Original::Stored(hit)))
             }
             Lookup::Miss(fingerprint) => {
+                let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
                 let input = std::mem::replace(schema, out);
                 memo.insert(
@@ -133,13 +167,41 @@ impl Normalizer {
                     schema.clone(),
                     report.clone(),
                 );
-                report
+                (report, original)
             }
             Lookup::Unkeyed => {
+                let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
                 replace(schema, out);
-                report
+                (report, original)
             }
+        }
+    }
+}
+
+/// A schema as it was before normalization, kept by [`Normalizer::normalize_keeping`].
+pub(crate) enum Original {
+    /// A copy made before normalization.
+    Owned(Value),
+    /// The memo hit that served the normalization: its stored input is identical to the schema.
+    Stored(Hit<Options>),
+}
+
+impl Original {
+    /// The schema as it was, copied out of the memo entry only now, where a hit kept it.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Original::Owned(value) => value,
+            Original::Stored(hit) => hit.input().clone(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Original {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Original::Owned(value) => f.debug_tuple("Owned").field(value).finish(),
+            Original::Stored(hit) => f.debug_tuple("Stored").field(hit).finish(),
         }
     }
 }

@@ -95,8 +95,7 @@ impl Normalizer {
             .strict
             .and_then(|s| s.anthropic_budget);
         if let Some(budget) = budget.filter(|_| !second.bypassed) {
-            let unions = llmshim_strict::union_count(&schema);
-            let optional = llmshim_strict::optional_count(&schema);
+            let (optional, unions) = llmshim_strict::budget_counts(&schema);
             if unions > budget.max_unions || optional > budget.max_optional {
                 schema = fallback();
                 second = Normalization::fell_back(

@@ -5,7 +5,7 @@ use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason};
 use serde_json::Value;
 
 use crate::schema::pipeline::fallback;
-use crate::schema::{Normalizer, Options};
+use crate::schema::{Normalizer, Options, Original};
 use crate::tools::normalize::{Pending, not_object};
 
 /// The structured-output schema an Anthropic request already carries; it counts against the budget first.
@@ -30,8 +30,7 @@ impl Normalizer {
     ) {
         let (mut tools, mut optional, mut unions) = (0usize, 0usize, 0usize);
         if let Some(schema) = output {
-            optional += llmshim_strict::optional_count(schema);
-            unions += llmshim_strict::union_count(schema);
+            (optional, unions) = llmshim_strict::budget_counts(schema);
         }
         for p in pending.iter_mut() {
             if !p.report.strict {
@@ -40,10 +39,7 @@ impl Normalizer {
             let Some(schema) = &p.schema else {
                 continue;
             };
-            let (o, u) = (
-                llmshim_strict::optional_count(schema),
-                llmshim_strict::union_count(schema),
-            );
+            let (o, u) = llmshim_strict::budget_counts(schema);
             let over = if tools + 1 > budget.max_strict_tools {
                 Some(format!(
                     "more than {} strict tools in one request",
@@ -72,7 +68,7 @@ impl Normalizer {
                 }
                 Some(message) => {
                     // Nothing reads the kept original after this: it is moved, not copied.
-                    let mut schema = p.original.take().unwrap_or(Value::Null);
+                    let mut schema = p.original.take().map_or(Value::Null, Original::into_value);
                     let mut report =
                         self.normalize_with(&options.clone().with_strict(false), &mut schema);
                     if !report.bypassed

@@ -7,7 +7,7 @@ use llmshim_core::{FallbackKind, FallbackReason, Normalization, json};
 use serde_json::Value;
 
 use crate::schema::pipeline::fallback;
-use crate::schema::{Normalizer, Options};
+use crate::schema::{Normalizer, Options, Original};
 use crate::tools::classify::{Kind, MCP_SCHEMA, classify};
 
 /// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
@@ -40,7 +40,7 @@ pub(crate) struct Pending {
     /// whether the tool changed is the report's `changed`, not a comparison with the slot.
     pub(crate) taken: bool,
     /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
-    pub(crate) original: Option<Value>,
+    pub(crate) original: Option<Original>,
     /// The normalized schema, until assembly moves it into the tool.
     pub(crate) schema: Option<Value>,
     /// The schema's report, until assembly moves it into the tools report.
@@ -192,9 +192,9 @@ impl Normalizer {
     /// schema is moved out of the tool instead of copied (a schema too deep to walk stays where it is).
     ///
     /// The depth is measured here only where nothing after it would: under bypass (the schema is not normalized,
-    /// but still falls back) and where the Anthropic request budget keeps a copy. Otherwise the normalization
-    /// measures it first itself (the memo's fingerprint stops at its own depth limit) and falls back with the same
-    /// reason, so a walk over every node is spared.
+    /// but still falls back). Otherwise the normalization measures it first itself (the memo's fingerprint stops
+    /// at its own depth limit, and the copy the Anthropic request budget keeps is made only within the depth) and
+    /// falls back with the same reason, so a walk over every node is spared.
     fn normalize_moved(
         &self,
         run: Run<'_>,
@@ -202,10 +202,9 @@ impl Normalizer {
         tool: &mut Value,
         requested: bool,
     ) -> Pending {
-        let measure = run.bypassed || budgeted(run.options, requested);
         let movable = shape
             .schema_mut(tool)
-            .is_some_and(|s| !measure || json::depth_within(s, HARD_MAX_DEPTH).is_some());
+            .is_some_and(|s| !run.bypassed || json::depth_within(s, HARD_MAX_DEPTH).is_some());
         if !movable {
             return self.normalize_one(run, shape, tool, requested);
         }
@@ -267,13 +266,14 @@ impl Normalizer {
         let options = run.options;
         let mut report = Normalization::default();
         let has_schema = schema.is_some();
-        let original = if budgeted(options, requested) {
-            schema.clone()
-        } else {
-            None
-        };
+        let mut original = None;
         if let Some(s) = schema.as_mut() {
-            report = self.normalize_with(&options.clone().with_strict(requested), s);
+            let options = options.clone().with_strict(requested);
+            if budgeted(&options, requested) {
+                (report, original) = self.normalize_keeping(&options, s);
+            } else {
+                report = self.normalize_with(&options, s);
+            }
             if !run.bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
                 *s = fallback();
                 report = not_object();

@@ -5,8 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use llmshim::schema::{
-    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Target, check, check_with,
+    Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Outcome, Target, check,
+    check_with,
 };
+
 use llmshim::tools::ToolsReport;
 use llmshim_benches::fallbacks::{Expected, Observed};
 use llmshim_benches::golden::Mode;
@@ -626,4 +628,41 @@ fn one_broken_tool_leaves_the_other_forty_nine_byte_identical() {
         compared,
         Target::BUILTIN.len() * 2 * broken_tools().len() * 49
     );
+}
+
+/// The Anthropic request budget demotes a quarter of the corpus's strict tools, normalizing each again from the
+/// original it kept; on a memo hit that original is the hit's stored input. A memo of its own, first missed and then
+/// hit twice, must give every request and report exactly as the uncached translation does.
+#[test]
+fn the_cached_anthropic_strict_translation_equals_the_uncached_one() {
+    if testdata::require(
+        "tools_corpus::the_cached_anthropic_strict_translation_equals_the_uncached_one",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let corpus = workload::mcp_corpus().expect("the corpus is present");
+    let options = Options::for_target(Target::Anthropic).with_strict(true);
+    let cached = Normalizer::new(Env::Fixed(EnvFlags::default())).with_memo(std::sync::Arc::new(
+        llmshim::schema::SchemaMemo::new(llmshim::cache::Limits::default().with_max_entries(4_096)),
+    ));
+    let mut demoted = 0;
+    for (name, request) in &corpus {
+        let mut expected = request.clone();
+        let expected_report = plain().normalize_native_tools(&options, &mut expected);
+        demoted += expected_report
+            .tools
+            .iter()
+            .filter(|t| matches!(t.normalization.outcome(), Outcome::Demoted(_)))
+            .count();
+        for pass in ["miss", "first hit", "second hit"] {
+            let mut out = request.clone();
+            let report = cached.normalize_native_tools(&options, &mut out);
+            assert_eq!(text(&out), text(&expected), "{name}: {pass}: request");
+            assert_eq!(report, expected_report, "{name}: {pass}: report");
+        }
+    }
+    // The budget was exercised, so the kept originals were read.
+    assert!(demoted > 100, "only {demoted} demotions on the corpus");
 }
