@@ -192,6 +192,9 @@ pub struct Position {
     pub instance: bool,
     /// The node is the root or stands for it; root shaping and root checks run only here.
     pub root: bool,
+    /// For a union branch (an `anyOf` or `oneOf` entry): the one type of the node it is a branch of, when that node
+    /// names a single type. The branch describes only values of that type, whatever it says itself.
+    pub conjunct: Option<&'static str>,
 }
 
 impl Position {
@@ -199,12 +202,33 @@ impl Position {
     pub const ROOT: Position = Position {
         instance: true,
         root: true,
+        conjunct: None,
     };
 
-    /// A position from its two flags.
+    /// A position from its two flags, not a union branch of a typed node.
     pub const fn new(instance: bool, root: bool) -> Self {
-        Position { instance, root }
+        Position {
+            instance,
+            root,
+            conjunct: None,
+        }
     }
+
+    /// The same position as a union branch of a node whose one type is `conjunct` (see [`Position::conjunct`]).
+    #[must_use]
+    pub const fn with_conjunct(mut self, conjunct: Option<&'static str>) -> Self {
+        self.conjunct = conjunct;
+        self
+    }
+}
+
+/// The type name among the JSON Schema type names that `name` spells, as a static string.
+fn type_name(name: &str) -> Option<&'static str> {
+    [
+        "object", "array", "string", "number", "integer", "boolean", "null",
+    ]
+    .into_iter()
+    .find(|t| *t == name)
 }
 
 /// What a pass's `enter` tells the walker.
@@ -1101,6 +1125,8 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
     let Some(map) = node.as_object_mut() else {
         return Ok(());
     };
+    // A union branch is in conjunction with its node: with a single type there, the branch admits only its values.
+    let conjunct = map.get("type").and_then(Value::as_str).and_then(type_name);
     let how = Walk::new()
         .with_lenient(cx.shared.settings.lenient_children)
         .with_definitions(cx.shared.settings.walk_definitions)
@@ -1118,10 +1144,12 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
             let instance = child
                 .keyword
                 .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
+            let mut position = Position::new(instance, false);
+            if matches!(child.keyword, Some(Keyword::AnyOf | Keyword::OneOf)) {
+                position = position.with_conjunct(conjunct);
+            }
             let mark = cx.checkpoint();
-            if let Err(reason) =
-                descend(cx, child.value, child.slot, Position::new(instance, false))
-            {
+            if let Err(reason) = descend(cx, child.value, child.slot, position) {
                 let part = match child.slot {
                     Slot::Member(_, name) => Part::Member(name.to_owned()),
                     Slot::Entry(_, index) => Part::Entry(index),

@@ -1812,3 +1812,39 @@ fn references_and_equivalent_forms_are_followed() {
         "{found:?}"
     );
 }
+
+/// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
+/// annotation-only union branch of an object node (`{"default": null}`) was narrowed to a string
+/// (`walk.narrow-any`), which admits nothing beside the node's `type: "object"`, so `google.isolate-any-of` removed
+/// the branch and the `(default: null)` its description held. Such a branch now takes its node's one type, which
+/// narrows nothing, and the `default` stays named at its position on every target.
+const DEFAULT_IN_AN_UNTYPED_BRANCH: [&str; 2] = [
+    r#"{"properties":{"name":{"properties":{"name":{"type":"object","anyOf":[{"format":"date-time"},{"default":null}]}},"required":[]}},"required":[]}"#,
+    r##"{"properties":{"name":{"any_of":[{"$ref":"#/$defs/Tag"}]}},"required":[],"$defs":{"Tag":{"type":"object","any_of":[{"default":null},{"type":"object","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"string"}}]}}}"##,
+];
+
+#[test]
+fn an_annotation_only_branch_of_a_typed_node_keeps_its_default_named() {
+    for text in DEFAULT_IN_AN_UNTYPED_BRANCH {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            assert!(!report.used_fallback, "{text}: {report:?}");
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+        // On Google the branch is an object branch whose description names the default.
+        let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+        assert!(!report.narrowed, "{report:?}");
+        let text = out.to_string();
+        assert!(
+            text.contains(r#"{"description":"(default: null)","type":"object"}"#),
+            "{text}"
+        );
+    }
+}

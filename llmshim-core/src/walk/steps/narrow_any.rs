@@ -26,7 +26,9 @@ const ANNOTATIONS: [&str; 8] = [
 /// assertion the target drops (a `not`, say) is left to the climb to an optional part instead. The type and the
 /// fragment `(type: any)` are written on leave, after the lifted fragments, and before the parent's leave steps (a
 /// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object. Nor is an
-/// intermediate root: the node it is merged into is judged with the merged keys.
+/// intermediate root: the node it is merged into is judged with the merged keys. Nor is a union branch of a node
+/// with one type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
+/// (recorded as `walk.infer-type`).
 #[derive(Clone, Copy, Debug)]
 pub struct NarrowAny {
     require_type: bool,
@@ -76,6 +78,14 @@ impl Pass for NarrowAny {
             return Ok(());
         };
         if map.contains_key("type") || map.contains_key("anyOf") {
+            return Ok(());
+        }
+        // A union branch of a node with one type admits only values of that type: the type says exactly what the
+        // branch admits there, and a string type would make the branch admit nothing (`google.isolate-any-of`
+        // removes such a branch, with what its description held).
+        if let Some(conjunct) = cx.position().conjunct {
+            json::set(map, "type", Value::String(conjunct.to_owned()));
+            cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
             return Ok(());
         }
         lift::append_text(map, "type", "type: any");
