@@ -55,6 +55,7 @@ mod bundle;
 mod cycles;
 mod dereference;
 mod draft;
+mod empty_object;
 mod error;
 mod guard;
 mod options;

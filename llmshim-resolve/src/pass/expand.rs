@@ -14,6 +14,7 @@ use llmshim_core::{Budget, ChangeKind, FallbackKind, FallbackReason, Recursion};
 use serde_json::{Map, Value};
 
 use crate::cycles::Cycles;
+use crate::empty_object::admits_empty_object;
 use crate::registry::{Registry, Resource, Resources, Target};
 use crate::uri;
 
@@ -632,15 +633,25 @@ impl<'a> Expand<'_, 'a> {
             return Ok(Flow::Continue);
         }
         // The site may become a stub only when what it stands for admits an empty object anyway: an object schema
-        // (typed, or with `properties`, from which its type is inferred) that requires nothing; the site's own keys
-        // win over the target's, as the expansion would merge them.
+        // (typed, or with `properties`, from which its type is inferred) that surely admits `{}`: requiring nothing,
+        // neither itself nor through a combinator or a reference (an `anyOf` whose every branch requires a property
+        // admits no finite instance through the cycle); the site's own keys win over the target's, as the expansion
+        // would merge them.
         let key_of = |k: &str| node.get(k).or_else(|| target.value.get(k));
         let typed = match key_of("type") {
             Some(ty) => ty.as_str() == Some("object"),
             None => key_of("properties").is_some(),
         };
-        let stub =
-            typed && key_of("required").is_none_or(|r| r.as_array().is_some_and(Vec::is_empty));
+        let registry = self.registry;
+        let resolve = |reference: &str, base: &str| {
+            let absolute = uri::join(base, reference).ok()?;
+            let target = registry.resolve(&absolute, "").ok()?;
+            Some((target.value, target.base))
+        };
+        let stub = typed
+            && node
+                .as_object()
+                .is_some_and(|site| admits_empty_object(site, cx.base().clone(), &resolve));
         let reason = cx.fail(
             FallbackKind::RefCycle,
             format!(

@@ -22,7 +22,8 @@
 use std::collections::BTreeSet;
 
 use llmshim::schema::{
-    ChangeKind, Env, EnvFlags, Normalization, Normalizer, Options, Target, validate,
+    ChangeKind, Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Recursion, Target,
+    validate,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -856,4 +857,71 @@ fn an_empty_all_of_entry_leaves_its_node_typed() {
             target.name()
         );
     }
+}
+
+#[test]
+fn a_cycle_whose_every_branch_requires_a_property_is_not_stubbed() {
+    // Found by the soundness property (seed 1796098830914597642, google-json): the target `#` has no `required` of
+    // its own, but its only `anyOf` branch requires `name` at every depth, so the original admits no finite instance.
+    // The cut at depth 3 reached the root through required properties only and became the stub
+    // `{"type": "object"}`, which admits `{"name": {"name": {"name": {"name": {}}}}}`. A stub stands only for a
+    // target that surely admits `{}`; this one falls back with `ref_cycle` wherever the cycle is unrolled.
+    // The shrunk input, and the same cycle under a required property (as Google takes it, with an object root).
+    let inputs = [
+        json!({"type": "object", "anyOf": [{"properties": {"name": {"$ref": "#"}}, "required": ["name"]}]}),
+        json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/N"}}, "required": ["p"], "$defs": {"N": {"type": "object", "anyOf": [{"properties": {"name": {"$ref": "#/$defs/N"}}, "required": ["name"]}]}}}),
+    ];
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    for input in &inputs {
+        for target in Target::BUILTIN {
+            for strict in [false, true] {
+                let found = verdict(input, target, strict, |_| {});
+                assert!(
+                    !matches!(found, Verdict::Unsound(_)),
+                    "{} strict={strict}: {found:?}",
+                    target.name()
+                );
+            }
+        }
+        // Where the cycle is unrolled (google-json unrolls a cycle through required properties only, Code Assist and
+        // Anthropic strict every cycle), it falls back.
+        let unrolling = [
+            (Target::GoogleJsonSchema, false),
+            (Target::GoogleJsonSchema, true),
+            (Target::CloudCodeAssist, false),
+            (Target::CloudCodeAssist, true),
+            (Target::Anthropic, true),
+        ];
+        for (target, strict) in unrolling {
+            let mut out = input.clone();
+            let options = Options::for_target(target).with_strict(strict);
+            let report = normalizer.normalize_with(&options, &mut out);
+            assert_eq!(
+                report.fallback_reason.as_ref().map(|r| r.kind),
+                Some(FallbackKind::RefCycle),
+                "{} strict={strict}: {input} gave {out}",
+                target.name()
+            );
+        }
+    }
+    let mut out = inputs[1].clone();
+    let report = normalizer.normalize_with(&Options::for_target(Target::Google), &mut out);
+    assert_eq!(
+        report.fallback_reason.as_ref().map(|r| r.kind),
+        Some(FallbackKind::RefCycle),
+        "google: {out}"
+    );
+    // A target one of whose branches requires nothing is still stubbed where nothing above can be cut.
+    let open = json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}}, "required": ["t"], "$defs": {"T": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}, "anyOf": [{"properties": {"a": {"type": "string"}}}, {"required": ["x"]}]}}});
+    let mut out = open.clone();
+    let options =
+        Options::for_target(Target::GoogleJsonSchema).with_recursion(Recursion::unroll(3));
+    let report = normalizer.normalize_with(&options, &mut out);
+    assert!(!report.used_fallback, "{out} {:?}", report.fallback_reason);
+    let stub = &out["properties"]["t"]["additionalProperties"]["additionalProperties"]["additionalProperties"];
+    assert_eq!(
+        stub,
+        &json!({"type": "object", "description": "(recursive additionalProperties: omitted below depth 3)"}),
+        "{out}"
+    );
 }
