@@ -4,13 +4,15 @@
 //! needs to know whether compiling succeeds (llmshim checks every normalized output this way) pays for all of it.
 //! Most schemas use only plain keywords with well-formed values and no identifiers or references; for those the
 //! value checks of compiling are done here in one walk, and `pattern` sources are compiled once per process and
-//! remembered. Anything this walk is not sure of (references, identifiers, `$schema`, rarer keywords, a value a
-//! check rejects) goes to the full compile, so the answer and the error are always compile's.
+//! remembered. Anything this walk is not sure of (references, identifiers, a `$schema` other than a root one naming
+//! 2020-12, rarer keywords, a value a check rejects) goes to the full compile, so the answer and the error are
+//! always compile's.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use hashbrown::HashSet;
 use llmshim_core::keyword::{KeywordClass, class_of};
+use llmshim_resolve::Draft;
 use serde_json::Value;
 
 use crate::compile::type_keyword;
@@ -82,8 +84,8 @@ const COMPILED: [&str; 55] = [
 /// otherwise compile's error.
 ///
 /// A schema made only of plain keywords (types, bounds, `properties`, `items`, combinators, `required`, `enum`,
-/// `pattern`, annotations; no `$schema`, identifier or reference) is checked in one walk without building
-/// anything; every other schema is compiled.
+/// `pattern`, annotations; no identifier or reference, and no `$schema` but a root one naming 2020-12) is checked
+/// in one walk without building anything; every other schema is compiled.
 ///
 /// ```
 /// use llmshim_validate::{check, compile};
@@ -99,10 +101,30 @@ const COMPILED: [&str; 55] = [
 ///
 /// As [`compile`](crate::compile).
 pub fn check(schema: &Value) -> Result<(), Error> {
-    if crate::limits::within(schema) && plain(schema) {
+    if crate::limits::within(schema) && (plain(schema) || plain_root(schema)) {
         return Ok(());
     }
     crate::compile(schema).map(drop)
+}
+
+/// [`plain`] for a root that names the 2020-12 dialect in `$schema` (as MCP outputs do): compiling reads a root's
+/// `$schema` only to choose the dialect, and 2020-12 is the one it uses without it. Kept out of line, so the
+/// common case, [`plain`] at the root, stays as it was.
+#[inline(never)]
+fn plain_root(value: &Value) -> bool {
+    let Value::Object(map) = value else {
+        return false;
+    };
+    map.iter().all(|(key, value)| {
+        if key == "$schema" {
+            value
+                .as_str()
+                .and_then(Draft::from_uri)
+                .is_some_and(|draft| draft == Draft::Draft202012)
+        } else {
+            member(key, value)
+        }
+    })
 }
 
 /// Whether `value` is a schema that certainly compiles under the default options: an object or a boolean whose
@@ -116,7 +138,13 @@ fn plain(value: &Value) -> bool {
     }
 }
 
-/// Whether the member `key` of a schema object certainly passes compiling.
+/// Whether the member `key` of a schema object certainly passes compiling. Inlined into both of its callers, the
+/// hot one being [`plain`].
+#[expect(
+    clippy::inline_always,
+    reason = "called from two places, it is otherwise kept out of line, which costs the hot walk more than it saves"
+)]
+#[inline(always)]
 fn member(key: &str, value: &Value) -> bool {
     match key {
         "title" | "description" | "$comment" | "format" | "contentEncoding"
@@ -200,7 +228,7 @@ fn pattern(source: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    use super::{plain, plain_root};
     use serde_json::json;
 
     /// The walk answers for the schemas it exists for, and leaves the rest to the full compile.
@@ -228,6 +256,29 @@ mod tests {
             json!({"pattern": "("}),
         ] {
             assert!(!plain(&other), "{other}");
+        }
+    }
+
+    /// A root `$schema` naming 2020-12 (either spelling, with or without the empty fragment) keeps the walk; any
+    /// other dialect, or `$schema` below the root, goes to the compile.
+    #[test]
+    fn a_root_2020_12_schema_keyword_keeps_the_walk() {
+        for uri in [
+            "https://json-schema.org/draft/2020-12/schema",
+            "http://json-schema.org/draft/2020-12/schema#",
+        ] {
+            assert!(
+                plain_root(&json!({"$schema": uri, "type": "string"})),
+                "{uri}"
+            );
+        }
+        for other in [
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}),
+            json!({"$schema": "https://example.test/meta", "type": "string"}),
+            json!({"$schema": 7}),
+            json!({"properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}}),
+        ] {
+            assert!(!plain_root(&other), "{other}");
         }
     }
 }

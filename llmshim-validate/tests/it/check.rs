@@ -92,6 +92,17 @@ fn every_bad_keyword_value_gets_the_error_of_compile() {
         assert!(agrees(data), "{data} did not compile");
     }
     assert_eq!(check(&json!(5)).err(), compile(&json!(5)).err());
+    // A root `$schema` naming 2020-12 takes the walk; the walk still hands a bad value below it to the compile.
+    let named = "https://json-schema.org/draft/2020-12/schema";
+    assert!(agrees(
+        &json!({"$schema": named, "type": "object", "properties": {"a": {"pattern": "^a"}}})
+    ));
+    assert!(!agrees(
+        &json!({"$schema": named, "properties": {"a": {"minLength": -1}}})
+    ));
+    assert!(!agrees(
+        &json!({"$schema": named, "properties": {"a": {"pattern": "("}}})
+    ));
     assert!(matches!(check(&json!("x")), Err(Error::Invalid { .. })));
 }
 
