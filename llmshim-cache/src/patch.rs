@@ -34,6 +34,19 @@ pub(crate) enum Patch {
     /// Short arrays of another length: the output's elements in order, each moved from an identical input element
     /// or copied (a `required` list that lost or gained a name, a type array that lost `"null"`).
     Reorder(Vec<Option<usize>>),
+    /// The output holds the input, edited by the inner patch, as element `element` of its member at position
+    /// `member` (an array): the frame around it (every other member and element) is copied from the output and the
+    /// input moved into its place. This is how a wrapper the normalization put around a node (an `anyOf` with a
+    /// `null` branch for an optional property under strict) is rebuilt without copying the node.
+    Nest(Box<Nest>),
+}
+
+/// Where a [`Patch::Nest`] puts the input, and how it edits it there.
+#[derive(Debug)]
+pub(crate) struct Nest {
+    member: usize,
+    element: usize,
+    inner: Patch,
 }
 
 /// The in-place edit of an object whose common keys keep their order.
@@ -116,6 +129,7 @@ impl Patch {
             (Patch::Reorder(sources), Value::Array(items), Value::Array(out)) => {
                 reorder(sources, items, out);
             }
+            (Patch::Nest(nest), value, Value::Object(out)) => nest.apply(value, out),
             // A string written anew reuses the buffer of the one it replaces where it fits.
             (Patch::Replace, Value::String(text), Value::String(out)) => text.clone_from(out),
             (_, value, output) => {
@@ -162,6 +176,51 @@ impl Edit {
 }
 
 /// Builds `map` anew from the output's members in order, moving the input members `sources` names.
+impl Nest {
+    /// Builds the frame from the output with the input moved into its slot, then edits the input there.
+    fn apply(&self, value: &mut Value, out: &Map<String, Value>) {
+        let slot_output = out
+            .values()
+            .nth(self.member)
+            .and_then(Value::as_array)
+            .and_then(|items| items.get(self.element));
+        let Some(slot_output) = slot_output else {
+            json::dismantle(std::mem::replace(value, Value::Object(out.clone())));
+            return;
+        };
+        let mut input = Some(std::mem::take(value));
+        let mut frame = Map::with_capacity(out.len());
+        for (position, (key, member)) in out.iter().enumerate() {
+            let copied = match member {
+                Value::Array(items) if position == self.member => Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(at, item)| match input.take() {
+                            Some(moved) if at == self.element => moved,
+                            other => {
+                                input = other;
+                                item.clone()
+                            }
+                        })
+                        .collect(),
+                ),
+                other => other.clone(),
+            };
+            frame.insert(key.clone(), copied);
+        }
+        let slot = frame
+            .values_mut()
+            .nth(self.member)
+            .and_then(Value::as_array_mut)
+            .and_then(|items| items.get_mut(self.element));
+        if let Some(slot) = slot {
+            self.inner.apply(slot, slot_output);
+        }
+        *value = Value::Object(frame);
+    }
+}
+
 fn rebuild(sources: &[Source], map: &mut Map<String, Value>, out: &Map<String, Value>) {
     let mut slots: Vec<Option<(String, Value)>> =
         std::mem::take(map).into_iter().map(Some).collect();
@@ -259,7 +318,11 @@ fn diff(input: &Value, output: &Value, depth: usize) -> Patch {
                     Patch::Members(changes)
                 }
             } else {
-                edit(a, b, depth)
+                let plain = edit(a, b, depth);
+                match nest(input, output, depth) {
+                    Some((nest, cost)) if cost < copied(&plain, output, COST_CAP) => nest,
+                    _ => plain,
+                }
             }
         }
         _ => Patch::Replace,
@@ -343,6 +406,139 @@ fn sources(input: &Map<String, Value>, output: &Map<String, Value>, depth: usize
         .collect()
 }
 
+/// Sizes are counted up to this many members: beyond it, two patches are both expensive enough.
+const COST_CAP: usize = 1 << 16;
+
+/// The best nest of `input` in `output`, with the number of members it copies: `input` moved into an object
+/// element of an array member that `input` does not have (a wrapper the normalization added).
+///
+/// Trying it keeps the diff linear in the output: the plain edit of the same two objects diffs only the output
+/// members whose key the input has, and a nest only the elements of a member whose key it lacks, so no part of
+/// the output is diffed twice (the sizes that choose between the two are counted up to [`COST_CAP`]).
+fn nest(input: &Value, output: &Value, depth: usize) -> Option<(Patch, usize)> {
+    let (Value::Object(fields), Value::Object(out)) = (input, output) else {
+        return None;
+    };
+    if depth + 2 >= Fingerprint::MAX_DEPTH {
+        return None;
+    }
+    let whole = copied_size(output, COST_CAP);
+    let mut best: Option<(Patch, usize)> = None;
+    for (member, (key, value)) in out.iter().enumerate() {
+        let Value::Array(items) = value else {
+            continue;
+        };
+        if fields.contains_key(key) || items.len() > REORDER_LIMIT {
+            continue;
+        }
+        for (element, item) in items.iter().enumerate() {
+            let Value::Object(inner_output) = item else {
+                continue;
+            };
+            // Only an element that keeps most of the input's members can hold it.
+            let shared = fields
+                .keys()
+                .filter(|k| inner_output.contains_key(*k))
+                .count();
+            if shared * 2 < fields.len() || shared == 0 {
+                continue;
+            }
+            let inner = diff(input, item, depth + 2);
+            let frame = whole.saturating_sub(copied_size(item, COST_CAP));
+            let cost = frame.saturating_add(copied(&inner, item, COST_CAP));
+            if best.as_ref().is_none_or(|(_, c)| cost < *c) {
+                best = Some((
+                    Patch::Nest(Box::new(Nest {
+                        member,
+                        element,
+                        inner,
+                    })),
+                    cost,
+                ));
+            }
+        }
+    }
+    best
+}
+
+/// The number of members and elements in `value`, at every depth (a scalar counts 1), counted up to `cap`.
+fn copied_size(value: &Value, cap: usize) -> usize {
+    let mut count = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        if count >= cap {
+            return cap;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// How much of `output` applying `patch` copies, in [`copied_size`] units, up to `cap`.
+fn copied(patch: &Patch, output: &Value, cap: usize) -> usize {
+    let total = match (patch, output) {
+        (Patch::Keep, _) => 0,
+        (Patch::Elements(changes), Value::Array(out)) => changes
+            .iter()
+            .map(|(at, p)| out.get(*at).map_or(0, |o| copied(p, o, cap)))
+            .fold(0usize, usize::saturating_add),
+        (Patch::Members(changes), Value::Object(out)) => changes
+            .iter()
+            .map(|(at, p)| out.values().nth(*at).map_or(0, |o| copied(p, o, cap)))
+            .fold(0usize, usize::saturating_add),
+        (Patch::Edit(edit), Value::Object(out)) => {
+            let added = edit
+                .added
+                .iter()
+                .map(|at| out.values().nth(*at).map_or(0, |o| copied_size(o, cap)));
+            let changed = edit
+                .changes
+                .iter()
+                .map(|(at, p)| out.values().nth(*at).map_or(0, |o| copied(p, o, cap)));
+            added.chain(changed).fold(0usize, usize::saturating_add)
+        }
+        (Patch::Rebuild(sources), Value::Object(out)) => sources
+            .iter()
+            .zip(out.values())
+            .map(|(source, o)| match source {
+                Source::Input(_, p) => copied(p, o, cap),
+                Source::Copy => copied_size(o, cap),
+            })
+            .fold(0usize, usize::saturating_add),
+        (Patch::Reorder(sources), Value::Array(out)) => sources
+            .iter()
+            .zip(out)
+            .map(|(source, o)| {
+                if source.is_some() {
+                    0
+                } else {
+                    copied_size(o, cap)
+                }
+            })
+            .fold(0usize, usize::saturating_add),
+        (Patch::Nest(nest), Value::Object(out)) => {
+            let item = out
+                .values()
+                .nth(nest.member)
+                .and_then(Value::as_array)
+                .and_then(|items| items.get(nest.element));
+            match item {
+                Some(item) => copied_size(output, cap)
+                    .saturating_sub(copied_size(item, cap))
+                    .saturating_add(copied(&nest.inner, item, cap)),
+                None => copied_size(output, cap),
+            }
+        }
+        _ => copied_size(output, cap),
+    };
+    total.min(cap)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Patch;
@@ -413,6 +609,80 @@ mod tests {
         for (input, output) in &pairs {
             assert!(!round_trip(input, output).is_keep(), "{input} -> {output}");
         }
+    }
+
+    #[test]
+    fn a_node_wrapped_in_an_any_of_is_moved_into_the_wrapper() {
+        // Strict turns an optional property into a union with `null` and hoists its description.
+        let input = json!({
+            "description": "filter",
+            "type": "object",
+            "properties": {"status": {"type": "string", "enum": ["queued", "done", "failed"]}}
+        });
+        let output = json!({
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {"status": {"anyOf": [{"type": "string", "enum": ["queued", "done", "failed"]}, {"type": "null"}]}},
+                    "required": ["status"],
+                    "additionalProperties": false
+                },
+                {"type": "null"}
+            ],
+            "description": "filter"
+        });
+        let patch = round_trip(&input, &output);
+        assert!(matches!(patch, Patch::Nest(_)), "{patch:?}");
+        let mut value = input.clone();
+        let buffer = value["properties"]["status"]["enum"][1]
+            .as_str()
+            .map(str::as_ptr);
+        patch.apply(&mut value, &output);
+        assert_eq!(value, output);
+        // The enum moved twice, into both wrappers, instead of being copied.
+        assert_eq!(
+            value["anyOf"][0]["properties"]["status"]["anyOf"][0]["enum"][1]
+                .as_str()
+                .map(str::as_ptr),
+            buffer
+        );
+    }
+
+    #[test]
+    fn a_nest_that_does_not_fit_the_value_never_panics() {
+        let input = json!({"type": "string", "description": "d"});
+        let output = json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d"});
+        let patch = round_trip(&input, &output);
+        for mut value in [
+            json!(null),
+            json!([1, 2]),
+            json!({"type": 3}),
+            json!("text"),
+        ] {
+            patch.apply(&mut value, &output);
+        }
+        let mut value = input.clone();
+        patch.apply(&mut value, &json!({"anyOf": 1}));
+    }
+
+    #[test]
+    fn nests_at_every_level_of_a_deep_schema() {
+        // Every level is wrapped and keeps its description outside, as strict does for nested optional objects.
+        let mut input = json!({"type": "string", "description": "leaf"});
+        let mut output =
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "leaf"});
+        for level in 0..60 {
+            let text = format!("level {level}");
+            input = json!({"description": text, "type": "object", "properties": {"p": input}});
+            output = json!({
+                "anyOf": [
+                    {"type": "object", "properties": {"p": output}, "required": ["p"], "additionalProperties": false},
+                    {"type": "null"}
+                ],
+                "description": text
+            });
+        }
+        assert!(matches!(round_trip(&input, &output), Patch::Nest(_)));
     }
 
     #[test]

@@ -25,14 +25,46 @@ fn json() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A second value that is often identical to, or equal but not identical to, the first.
+/// A second value that is often identical to, or equal but not identical to, the first, or the first wrapped
+/// (as strict wraps an optional property in a union with `null`).
 fn pair() -> impl Strategy<Value = (Value, Value)> {
     json().prop_flat_map(|a| {
         let same = Just(a.clone());
         let reordered = Just(reverse_keys(&a));
         let reparsed = Just(serde_json::from_str(&a.to_string()).unwrap_or(Value::Null));
-        (Just(a), prop_oneof![same, reordered, reparsed, json()])
+        let wrapped = (json(), json(), any::<bool>()).prop_map({
+            let a = a.clone();
+            move |(extra, sibling, first)| wrap(&a, extra, sibling, first)
+        });
+        (
+            Just(a),
+            prop_oneof![same, reordered, reparsed, json(), wrapped],
+        )
     })
+}
+
+/// `{"u": [<value, one member moved out and another added>, sibling], "m": <the moved member>}`, the value's
+/// branch first or second.
+fn wrap(value: &Value, extra: Value, sibling: Value, first: bool) -> Value {
+    let mut branch = value.clone();
+    let mut outside = Map::new();
+    if let Value::Object(map) = &mut branch {
+        if let Some(key) = map.keys().next().cloned()
+            && let Some(moved) = map.shift_remove(&key)
+        {
+            outside.insert("m".into(), moved);
+        }
+        map.insert("added".into(), extra);
+    }
+    let branches = if first {
+        vec![branch, sibling]
+    } else {
+        vec![sibling, branch]
+    };
+    let mut wrapper = Map::new();
+    wrapper.insert("u".into(), Value::Array(branches));
+    wrapper.extend(outside);
+    Value::Object(wrapper)
 }
 
 /// `value` with the members of every object in reverse order.
