@@ -103,23 +103,36 @@ impl Measured {
             definitions(schema).map(|member| (member, 0usize)).collect();
         stack.reverse();
         stack.push((schema, 0usize));
+        // The children of one node, in order, before they go onto the stack reversed (reused across nodes).
+        let mut below: Vec<&Value> = Vec::new();
         while let Some((value, above)) = stack.pop() {
             let Value::Object(map) = value else {
                 continue;
             };
-            let level = if nests(map.get("type")) {
+            // The four keywords measured here, found in one pass over the keys instead of four hashed lookups.
+            let (mut ty, mut properties, mut values, mut constant) = (None, None, None, None);
+            for (key, member) in map {
+                match key.as_str() {
+                    "type" => ty = Some(member),
+                    "properties" => properties = member.as_object(),
+                    "enum" => values = member.as_array(),
+                    "const" => constant = Some(member),
+                    _ => {}
+                }
+            }
+            let level = if nests(ty) {
                 above.saturating_add(1)
             } else {
                 above
             };
             measured.nesting = measured.nesting.max(level);
-            if let Some(Value::Object(properties)) = map.get("properties") {
+            if let Some(properties) = properties {
                 measured.properties = measured.properties.saturating_add(properties.len());
                 for name in properties.keys() {
                     measured.string_bytes = measured.string_bytes.saturating_add(name.len());
                 }
             }
-            if let Some(Value::Array(values)) = map.get("enum") {
+            if let Some(values) = values {
                 measured.enum_values = measured.enum_values.saturating_add(values.len());
                 let mut strings = 0usize;
                 for v in values {
@@ -135,11 +148,11 @@ impl Measured {
                     measured.large_enum = Some((values.len(), strings));
                 }
             }
-            if let Some(v) = map.get("const") {
+            if let Some(v) = constant {
                 measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
             }
-            let below: Vec<&Value> = children(map).map(|child| child.value).collect();
-            stack.extend(below.into_iter().rev().map(|child| (child, level)));
+            below.extend(children(map).map(|child| child.value));
+            stack.extend(below.drain(..).rev().map(|child| (child, level)));
         }
         measured
     }
