@@ -73,10 +73,27 @@ pub fn to_chat_tool(tool: &Value) -> Value {
 /// assert_eq!(into_chat_tool(tool.clone()), to_chat_tool(&tool));
 /// ```
 pub fn into_chat_tool(tool: Value) -> Value {
-    let Value::Object(source) = tool else {
+    let Value::Object(mut source) = tool else {
         json::dismantle(tool);
         return to_chat_tool(&Value::Null);
     };
+    if reusable(&source) {
+        // The tool's own map becomes the function object: every other member is dropped in place and the schema
+        // moves to the end under its new key, so no map is built and no kept key is allocated again.
+        source.retain(|key, value| {
+            let keep = matches!(key.as_str(), NAME | DESCRIPTION | INPUT_SCHEMA);
+            if !keep {
+                json::dismantle(std::mem::take(value));
+            }
+            keep
+        });
+        let schema = source.shift_remove(INPUT_SCHEMA).unwrap_or(Value::Null);
+        source.insert("parameters".to_owned(), schema);
+        let mut chat = Map::with_capacity(2);
+        chat.insert("type".to_owned(), Value::String("function".to_owned()));
+        chat.insert("function".to_owned(), Value::Object(source));
+        return Value::Object(chat);
+    }
     let (mut name, mut description, mut title, mut schema, mut cache_control) =
         (None, None, None, None, None);
     for (key, value) in source {
@@ -111,4 +128,36 @@ pub fn into_chat_tool(tool: Value) -> Value {
         chat.insert(CACHE_CONTROL.to_owned(), cache_control);
     }
     Value::Object(chat)
+}
+
+/// Whether the tool's own map, with every member but `name`, `description` and `inputSchema` dropped, is already
+/// the function object's members in order: `name`, perhaps `description`, then `inputSchema`, and nothing that
+/// goes elsewhere (a `title` standing in for an absent description, a `cache_control` for the chat tool).
+fn reusable(source: &Map<String, Value>) -> bool {
+    let mut stage = 0u8;
+    let (mut has_name, mut has_description, mut has_title) = (false, false, false);
+    for key in source.keys() {
+        let next = match key.as_str() {
+            NAME => {
+                has_name = true;
+                1
+            }
+            DESCRIPTION => {
+                has_description = true;
+                2
+            }
+            INPUT_SCHEMA => 3,
+            TITLE => {
+                has_title = true;
+                continue;
+            }
+            CACHE_CONTROL => return false,
+            _ => continue,
+        };
+        if next <= stage {
+            return false;
+        }
+        stage = next;
+    }
+    stage == 3 && has_name && (has_description || !has_title)
 }

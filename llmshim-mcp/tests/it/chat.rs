@@ -55,6 +55,34 @@ fn every_other_mcp_field_is_dropped() {
 }
 
 #[test]
+fn the_moving_conversion_agrees_in_every_member_order() {
+    // Orders where the tool's own map can become the function object, and orders where it cannot.
+    let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    let tools = [
+        json!({"name": "a", "description": "d", "inputSchema": schema, "annotations": {"readOnlyHint": true}}),
+        json!({"_meta": {"k": 1}, "name": "a", "inputSchema": schema}),
+        json!({"name": "a", "title": "T", "description": "d", "outputSchema": {"type": "object"}, "inputSchema": schema}),
+        json!({"name": "a", "inputSchema": schema, "description": "d"}),
+        json!({"name": "a", "title": "T", "inputSchema": schema}),
+        json!({"name": "a", "description": "d", "inputSchema": schema, "cache_control": {"type": "ephemeral"}}),
+        json!({"description": "d", "inputSchema": schema}),
+        json!({"name": "a", "description": "d"}),
+        json!({"inputSchema": schema, "name": "a"}),
+    ];
+    let texts: Vec<String> = tools.iter().map(chat_text).collect();
+    assert_eq!(
+        texts[0],
+        r#"{"type":"function","function":{"name":"a","description":"d","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}"#
+    );
+    assert_eq!(
+        texts[1],
+        r#"{"type":"function","function":{"name":"a","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}"#
+    );
+    assert_eq!(texts[2], texts[0]);
+    assert_eq!(texts[3], texts[0]);
+}
+
+#[test]
 fn the_description_wins_over_the_title() {
     let tool =
         json!({"name": "t", "title": "Title", "description": "Description", "inputSchema": {}});
