@@ -110,13 +110,14 @@ fn final_reference(name: &str) -> String {
 }
 
 /// Finishes a walk that kept references: see the module documentation. `definitions` are in the order the walk
-/// first met them; nothing happens when there are none and no marker.
-pub fn finish(root: &mut Value, definitions: Vec<(String, Value)>) {
+/// first met them; nothing happens when there are none and no marker. Returns the names of the definitions from
+/// which no cycle of sites is left, whose sites became copies of them.
+pub fn finish(root: &mut Value, definitions: Vec<(String, Value)>) -> Vec<String> {
     // A definition from which no cycle of sites is left (a rule dropped the part that recursed, as strict closing
     // drops a schema-valued `additionalProperties`) is no longer recursive: its sites become copies of it, as a
     // second pass over the output, which keeps only recursive references, would make them.
     let definitions = skip_aliases(root, definitions);
-    let definitions = inline_finite(root, definitions);
+    let (definitions, copied) = inline_finite(root, definitions);
     // The walk met a target's content before its site's siblings, and a second pass meets the merged node's keys in
     // the walk's order: the definitions are put in the order that second walk meets them. Only the definitions a
     // site of the output reaches stay: a walk may have made one for a rewrite it then gave up (a root-shaping branch
@@ -161,13 +162,14 @@ pub fn finish(root: &mut Value, definitions: Vec<(String, Value)>) {
         for_each_schema_mut(value, &rewrite);
     }
     if definitions.is_empty() {
-        return;
+        return copied;
     }
     if let Some(map) = root.as_object_mut() {
         json::remove(map, "$defs");
         let defs: Map<String, Value> = definitions.into_iter().collect();
         map.insert("$defs".to_owned(), Value::Object(defs));
     }
+    copied
 }
 
 /// Points every site of a definition that is only a site of another (an alias) to the end of that chain of aliases
@@ -234,8 +236,12 @@ fn sites_in(value: &Value) -> Vec<String> {
 }
 
 /// Replaces the sites of every definition from which no cycle of sites can be reached by copies of it (a site
-/// strict closing wrapped as optional keeps its null alternative unless the copy admits null); returns the others.
-fn inline_finite(root: &mut Value, definitions: Vec<(String, Value)>) -> Vec<(String, Value)> {
+/// strict closing wrapped as optional keeps its null alternative unless the copy admits null); returns the others,
+/// and the names of those copied.
+fn inline_finite(
+    root: &mut Value,
+    definitions: Vec<(String, Value)>,
+) -> (Vec<(String, Value)>, Vec<String>) {
     // Peel the definitions whose sites all name definitions peeled already: what is left reaches a cycle.
     let edges: Vec<Vec<String>> = definitions.iter().map(|(_, v)| sites_in(v)).collect();
     let mut peeled: Vec<usize> = Vec::new();
@@ -256,7 +262,7 @@ fn inline_finite(root: &mut Value, definitions: Vec<(String, Value)>) -> Vec<(St
         }
     }
     if peeled.is_empty() {
-        return definitions;
+        return (definitions, Vec::new());
     }
     let mut copies: Vec<(String, Value)> = Vec::new();
     let mut definitions: Vec<Option<(String, Value)>> = definitions.into_iter().map(Some).collect();
@@ -272,7 +278,7 @@ fn inline_finite(root: &mut Value, definitions: Vec<(String, Value)>) -> Vec<(St
     for (_, value) in &mut rest {
         for_each_schema_mut(value, &|node: &mut Value| substitute(node, &copies));
     }
-    rest
+    (rest, copies.into_iter().map(|(name, _)| name).collect())
 }
 
 /// Replaces a site of one of `copies`, or a null alternative strict closing put around one, by the copy.
@@ -492,10 +498,11 @@ mod tests {
         }, "$defs": {"old": {}}});
         mark_optional(&mut root["properties"]["m"]["anyOf"][0]);
         maybe["description"] = json!("x");
-        finish(
+        let copied = finish(
             &mut root,
             vec![("Node".to_owned(), node_def), ("Maybe".to_owned(), maybe)],
         );
+        assert_eq!(copied, ["Maybe"]);
         assert_eq!(
             root,
             json!({"type": "object", "properties": {

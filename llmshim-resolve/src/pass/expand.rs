@@ -147,6 +147,11 @@ pub struct Expand<'r, 'a> {
     unrolled: Vec<Target>,
     /// The kept definitions made, by name, with the target each one stands for.
     made: RefCell<Vec<(String, Target)>>,
+    /// The kept definitions whose walk is in progress, innermost last (the document root below them all).
+    walking: RefCell<Vec<String>>,
+    /// Each kept site the walk made, as the definition it was made in (the root's name outside every definition)
+    /// and the definition it names.
+    sites: RefCell<Vec<(String, String)>>,
 }
 
 impl<'r, 'a> Expand<'r, 'a> {
@@ -162,6 +167,8 @@ impl<'r, 'a> Expand<'r, 'a> {
             kept: Cell::new(false),
             unrolled: Vec::new(),
             made: RefCell::new(Vec::new()),
+            walking: RefCell::new(Vec::new()),
+            sites: RefCell::new(Vec::new()),
         }
     }
 
@@ -227,6 +234,57 @@ impl<'r, 'a> Expand<'r, 'a> {
             }
         }
         Ok(unkept)
+    }
+
+    /// After a walk that kept references, with `copied` the definitions [`defs::finish`] replaced by copies (no
+    /// cycle of sites was left from them): the targets of those whose walk never made a cycle of sites at all. Such a
+    /// target was kept because the cycle it lies on in the input does not come back once the keys around a
+    /// reference replace the target's (a `$ref` whose sibling `properties` replace the ones that recursed); its copies
+    /// then stand where the walk met bare sites (an `allOf` entry it could not merge), which a second pass would
+    /// walk as schemas. Walking again with [`Expand::with_unrolled`] and these targets expands them where they are
+    /// met. A definition on a cycle of sites that a later rule cut (strict closing drops a schema-valued
+    /// `additionalProperties`) is not named: unrolling it would expand, and cut, what the rule removes.
+    pub fn unkept_copies(&self, copied: &[String]) -> Vec<RecursiveTarget> {
+        let sites = self.sites.borrow();
+        let made = self.made.borrow();
+        let mut unkept: Vec<RecursiveTarget> = Vec::new();
+        for name in copied {
+            // Whether a chain of sites leads from `name` back to it.
+            let mut seen: Vec<&str> = Vec::new();
+            let mut stack: Vec<&str> = vec![name];
+            let mut cycle = false;
+            while let Some(from) = stack.pop() {
+                for (_, to) in sites.iter().filter(|(f, _)| f == from) {
+                    if to == name {
+                        cycle = true;
+                    } else if !seen.contains(&to.as_str()) {
+                        seen.push(to);
+                        stack.push(to);
+                    }
+                }
+            }
+            if cycle {
+                continue;
+            }
+            if let Some((_, target)) = made.iter().rev().find(|(n, _)| n == name) {
+                let target = RecursiveTarget(target.clone());
+                if !unkept.contains(&target) {
+                    unkept.push(target);
+                }
+            }
+        }
+        unkept
+    }
+
+    /// Records a kept site naming `name`, made in the definition being walked.
+    fn site_made(&self, name: &str) {
+        let from = self
+            .walking
+            .borrow()
+            .last()
+            .cloned()
+            .unwrap_or_else(|| defs::ROOT.to_owned());
+        self.sites.borrow_mut().push((from, name.to_owned()));
     }
 
     /// The same expansion, turning each cut site at one of `stubs` (pointers a failed walk named in
@@ -491,6 +549,7 @@ impl<'a> Expand<'_, 'a> {
             if !made.iter().any(|(name, _)| name == defs::ROOT) {
                 made.push((defs::ROOT.to_owned(), key));
             }
+            self.site_made(defs::ROOT);
             return Ok(defs::ROOT.to_owned());
         }
         // A definition made during a walk without strict (a root-shaping branch) is not the strict one, and one made
@@ -498,6 +557,7 @@ impl<'a> Expand<'_, 'a> {
         let definition_key =
             around.definition_key(&key, cx.settings().strict, cx.position().instance);
         if let Some(name) = cx.definition_for(&definition_key) {
+            self.site_made(name);
             return Ok(name.to_owned());
         }
         let name = cx.add_definition(
@@ -505,12 +565,15 @@ impl<'a> Expand<'_, 'a> {
             &defs::sanitize(&wanted_name(absolute, &target)),
         );
         self.made.borrow_mut().push((name.clone(), key));
+        self.site_made(&name);
         let mut at = String::from("/$defs");
         llmshim_core::pointer::push_token(&mut at, &name);
         // A definition is shared by every site: it is walked with no expansion around it, and a climb started
         // inside it may not leave it.
         let outer = self.stack.replace(Vec::new());
+        self.walking.borrow_mut().push(name.clone());
         let walked = self.inline(around, target, Some(&at), cx);
+        self.walking.borrow_mut().pop();
         *self.stack.borrow_mut() = outer;
         match walked {
             Ok(value) => {

@@ -356,8 +356,17 @@ fn walk_once(
         Ok(walked) => {
             let mut unkept = Ok(Vec::new());
             if expand.kept_any() {
-                llmshim_core::defs::finish(&mut out, walked.definitions);
-                unkept = expand.unkept_on_second_pass(&out, recursion, &options.budget);
+                let copied = llmshim_core::defs::finish(&mut out, walked.definitions);
+                unkept = expand
+                    .unkept_on_second_pass(&out, recursion, &options.budget)
+                    .map(|mut unkept| {
+                        for target in expand.unkept_copies(&copied) {
+                            if !unkept.contains(&target) {
+                                unkept.push(target);
+                            }
+                        }
+                        unkept
+                    });
             }
             Ok(Walk {
                 out,

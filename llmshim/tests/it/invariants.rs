@@ -856,3 +856,21 @@ fn a_definition_met_in_a_merged_target_is_walked_as_a_final_node() {
     );
     every_invariant_holds(DEFINITION_IN_INTERMEDIATE_ROOT);
 }
+
+/// Found by the property test (seed 1796098830914597642), fixed: `Node` and `Item` lie on a cycle in the input, but
+/// `Node`'s sibling `properties` replace the ones of `Item` that lead back, so the walk of the definitions made no
+/// cycle of sites. The definitions were kept, then copied into their sites, the two entries of an `allOf` the walk
+/// had left unmerged since they were references; a second pass merged them. Such targets are now unrolled by
+/// walking again, which merges the entries in the first pass.
+const FINITE_DEFINITIONS_IN_AN_ALL_OF: &str = r##"{"properties":{"name":{"type":"array","prefixItems":[{"type":"string","not":{"$ref":"#/$defs/Item"}}],"items":false}},"required":[],"$defs":{"Node":{"properties":{},"required":[],"$ref":"#/$defs/Item"},"Item":{"properties":{"name":{"allOf":[{"$ref":"#/$defs/Node"},{"$ref":"#/$defs/Node"}]}},"required":[]}}}"##;
+
+#[test]
+fn definitions_whose_walk_makes_no_cycle_are_expanded_where_they_are_met() {
+    let out = fixed_point(FINITE_DEFINITIONS_IN_AN_ALL_OF, Target::OpenAiChat);
+    assert_eq!(
+        out["properties"]["name"]["prefixItems"][0]["not"],
+        json!({"properties": {"name": {"type": "object", "properties": {}}}, "required": []})
+    );
+    assert!(out.get("$defs").is_none(), "{out}");
+    every_invariant_holds(FINITE_DEFINITIONS_IN_AN_ALL_OF);
+}
