@@ -432,6 +432,8 @@ struct Shared {
     narrowed: usize,
     /// Which of the settings' cuts a visit has already failed at.
     cuts_done: Vec<bool>,
+    /// The parts climbs removed, in order (see [`Walked::removed`]).
+    removed: Vec<(String, String)>,
 }
 
 /// The passes of a walk whose hooks can act under one value of strict: bit `i` stands for the pass at index `i`
@@ -856,6 +858,10 @@ pub struct Walked {
     pub definitions: Vec<(String, Value)>,
     /// Some change of kind `narrowed` was made (whether or not diagnostics recorded it).
     pub narrowed: bool,
+    /// Each part a climb removed, in the order removed, as the climb's site (for a cut, the pointer of its
+    /// [`Settings::cuts`] entry) and the pointer of the removed property or union branch; a part removed inside a part
+    /// removed later is listed too. Recorded whether or not diagnostics are on.
+    pub removed: Vec<(String, String)>,
 }
 
 /// Why a walk stopped.
@@ -929,6 +935,7 @@ pub fn walk_detailed(
         made_unions: Vec::new(),
         narrowed: 0,
         cuts_done: vec![false; cuts],
+        removed: Vec::new(),
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -942,6 +949,7 @@ pub fn walk_detailed(
         nodes: shared.meter.nodes(),
         literal_bytes: shared.meter.literal_bytes(),
         narrowed: shared.narrowed > 0,
+        removed: shared.removed,
         definitions: shared
             .defs
             .into_iter()
@@ -1253,6 +1261,14 @@ fn omit(
         ),
     };
     lift::append_text(map, &marker, &text);
+    let mut at = cx.shared.pointer.clone();
+    push_token(&mut at, keyword.as_str());
+    match part {
+        Part::Member(name) => push_token(&mut at, name),
+        Part::Entry(index) => push_token(&mut at, &index.to_string()),
+        Part::Other => {}
+    }
+    cx.shared.removed.push((climb.site.clone(), at));
     cx.shared.narrowed += 1;
     if cx.shared.settings.diagnostics {
         cx.shared

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use llmshim_core::json;
+use llmshim_core::keyword::{KeywordClass, class_of};
 use llmshim_core::rules::{Booleans, KeepSets, RuleSet};
 use llmshim_core::walk::{self, HARD_MAX_DEPTH, Settings, steps};
 use llmshim_core::{
@@ -153,6 +154,18 @@ struct Walk {
     changes: Vec<Change>,
     narrowed: bool,
     unkept: Result<Vec<RecursiveTarget>, FallbackReason>,
+    /// The walk kept some recursive definition.
+    kept: bool,
+    /// The parts climbs removed: each climb's site and the removed part's pointer ([`walk::Walked::removed`]).
+    removed: Vec<(String, String)>,
+}
+
+/// Whether an attempt may apply several structural-check cuts in one walk (see [`batch`]); tests turn it off to
+/// compare with one cut per walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cuts {
+    Batched,
+    OneByOne,
 }
 
 /// One attempt: pre-pass, the one walk, the structural check, strict limits and the compile check.
@@ -164,7 +177,10 @@ struct Walk {
 /// A structural-check failure that a narrowing may absorb (`target.omit-property`) makes the walk run again with
 /// that failure as a cut: the visit at its pointer fails the same way a failure inside the walk does, and the climb
 /// removes the nearest optional property or union branch around it, one failure per walk. A cut that comes back,
-/// or one more than `MAX_CUTS`, keeps the failure. The result also says whether anything was narrowed.
+/// or one more than `MAX_CUTS`, keeps the failure. The result also says whether anything was narrowed. Several
+/// cuts the same check found are applied in one walk when that walk shows they are independent (see [`batch`]), so
+/// that a schema with many such failures needs a few walks instead of one per failure; the result is the one that
+/// cutting them one walk at a time gives.
 ///
 /// With kept references, the decision to keep a cycle is taken on the input, but later steps may remove what the
 /// cycle ran through (an unresolved reference omitted, a lifted `if`): a definition whose cycle no longer comes back
@@ -176,6 +192,18 @@ fn attempt(
     target: &dyn TargetRules,
     input: &Value,
     strict: bool,
+) -> Result<(Value, Vec<Change>, bool), FallbackReason> {
+    attempt_counted(options, target, input, strict, Cuts::Batched, &mut 0)
+}
+
+/// [`attempt`], applying check cuts as `cuts` says and adding the number of walks it made to `walks`.
+fn attempt_counted(
+    options: &Options,
+    target: &dyn TargetRules,
+    input: &Value,
+    strict: bool,
+    mut batching: Cuts,
+    walks: &mut usize,
 ) -> Result<(Value, Vec<Change>, bool), FallbackReason> {
     if json::depth_within(input, HARD_MAX_DEPTH).is_none() {
         return Err(FallbackReason::new(
@@ -192,16 +220,24 @@ fn attempt(
     let mut cuts: Vec<FallbackReason> = Vec::new();
     let mut unrolled: Vec<RecursiveTarget> = Vec::new();
     let mut rounds = 0;
+    // A walk with the current cuts that a verified batch already made.
+    let mut ready: Option<Walk> = None;
     loop {
-        match walk_once(
-            options,
-            target,
-            &registry,
-            input,
-            strict,
-            recursion,
-            (stubs.clone(), cuts.clone(), &unrolled),
-        ) {
+        let walked = if let Some(walk) = ready.take() {
+            Ok(walk)
+        } else {
+            *walks += 1;
+            walk_once(
+                options,
+                target,
+                &registry,
+                input,
+                strict,
+                recursion,
+                (stubs.clone(), cuts.clone(), &unrolled),
+            )
+        };
+        match walked {
             Ok(Walk {
                 unkept: Err(reason),
                 ..
@@ -222,6 +258,7 @@ fn attempt(
                 out,
                 changes,
                 narrowed,
+                kept,
                 ..
             }) => {
                 let check = check_options(options, rules, strict, recursion);
@@ -230,6 +267,34 @@ fn attempt(
                         && cuts.len() < MAX_CUTS
                         && !cuts.contains(&reason)
                     {
+                        if batching == Cuts::Batched && !kept {
+                            let walk_with = |more: &[FallbackReason], walks: &mut usize| {
+                                *walks += 1;
+                                let mut all = cuts.clone();
+                                all.extend_from_slice(more);
+                                walk_once(
+                                    options,
+                                    target,
+                                    &registry,
+                                    input,
+                                    strict,
+                                    recursion,
+                                    (stubs.clone(), all, &unrolled),
+                                )
+                                .ok()
+                            };
+                            match batch(&out, &check, &cuts, walks, walk_with) {
+                                Batch::Applied(more, walk) => {
+                                    cuts.extend(more);
+                                    ready = Some(*walk);
+                                    continue;
+                                }
+                                Batch::Single => {}
+                                // One batch that does not verify is enough: the rest of the attempt cuts one
+                                // failure per walk.
+                                Batch::Refused => batching = Cuts::OneByOne,
+                            }
+                        }
                         cuts.push(reason);
                         continue;
                     }
@@ -373,10 +438,135 @@ fn walk_once(
                 changes: walked.changes,
                 narrowed: walked.narrowed,
                 unkept,
+                kept: expand.kept_any(),
+                removed: walked.removed,
             })
         }
         Err(failure) => Err((failure, expand.reentries())),
     }
+}
+
+/// What [`batch`] did.
+enum Batch {
+    /// The check found one failure to cut next, or the first ones cannot go together: cut one as usual.
+    Single,
+    /// These failures, cut together, gave this walk, the one cutting them one walk at a time would give.
+    Applied(Vec<FallbackReason>, Box<Walk>),
+    /// The walk with the failures cut together did not show them independent: cut one as usual.
+    Refused,
+}
+
+/// Tries to cut, in one walk, the run of failures that the check of `out` finds from its first one on, each of which
+/// one walk per cut would take in turn (narrowable, not cut already, within `MAX_CUTS`). `walk_with` walks with the
+/// current cuts and the given ones added.
+///
+/// Cutting them one walk at a time takes the first failure of each walk's check. When each cut of the batch removes
+/// an optional property (not a union branch, whose removal renumbers its siblings and may leave one branch), no cut
+/// lies inside a part another cut removed, and the check of the batch walk finds exactly the first check's failures
+/// less the batch and those inside the removed parts, in the same order, then every walk of the one-at-a-time
+/// sequence would have found the next failure of the batch first: the sequence cuts the same failures in the same
+/// order, and its last walk is this one.
+fn batch(
+    out: &Value,
+    check: &llmshim_core::check::Options<'_>,
+    cuts: &[FallbackReason],
+    walks: &mut usize,
+    walk_with: impl Fn(&[FallbackReason], &mut usize) -> Option<Walk>,
+) -> Batch {
+    let found = llmshim_core::check::check(out, check);
+    let mut more: Vec<FallbackReason> = Vec::new();
+    for reason in &found {
+        // The batch ends where one walk per cut would stop, and before a cut that likely depends on another one
+        // (nested in it, or likely to remove a union branch); the walk below verifies the rest.
+        if !walk::narrowable(reason.kind)
+            || cuts.len() + more.len() >= MAX_CUTS
+            || cuts.contains(reason)
+            || !below_a_property(&reason.pointer)
+            || more
+                .iter()
+                .any(|m| nested(&m.pointer, &reason.pointer) || nested(&reason.pointer, &m.pointer))
+        {
+            break;
+        }
+        more.push(reason.clone());
+    }
+    if more.len() < 2 {
+        return Batch::Single;
+    }
+    let Some(walk) = walk_with(&more, walks) else {
+        return Batch::Refused;
+    };
+    if walk.kept || !matches!(&walk.unkept, Ok(unkept) if unkept.is_empty()) {
+        return Batch::Refused;
+    }
+    // The part each cut of the batch removed: exactly one, an optional property.
+    let mut parts: Vec<&str> = Vec::with_capacity(more.len());
+    for reason in &more {
+        let mut removed = walk
+            .removed
+            .iter()
+            .filter(|(site, _)| *site == reason.pointer);
+        let (Some((_, part)), None) = (removed.next(), removed.next()) else {
+            return Batch::Refused;
+        };
+        let property = part
+            .rsplit_once('/')
+            .is_some_and(|(parent, _)| parent.ends_with("/properties"));
+        if !property {
+            return Batch::Refused;
+        }
+        parts.push(part);
+    }
+    for (i, reason) in more.iter().enumerate() {
+        if parts
+            .iter()
+            .enumerate()
+            .any(|(j, part)| i != j && nested(&reason.pointer, part))
+        {
+            return Batch::Refused;
+        }
+    }
+    let expected: Vec<&FallbackReason> = found
+        .iter()
+        .filter(|r| !more.contains(r) && !parts.iter().any(|part| nested(&r.pointer, part)))
+        .collect();
+    let after = llmshim_core::check::check(&walk.out, check);
+    if after.iter().eq(expected.iter().copied()) {
+        Batch::Applied(more, Box::new(walk))
+    } else {
+        Batch::Refused
+    }
+}
+
+/// Whether the schema at `pointer` is `at` or below it.
+fn nested(pointer: &str, at: &str) -> bool {
+    pointer
+        .strip_prefix(at)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Whether the nearest property or union branch on the way up from `pointer` is a property (so that a climb from
+/// there likely removes a property, not a branch).
+fn below_a_property(pointer: &str) -> bool {
+    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+    let mut nearest_is_property = false;
+    let mut at = 0;
+    while let Some(&keyword) = tokens.get(at) {
+        match class_of(keyword) {
+            KeywordClass::MapChildren | KeywordClass::Definitions => {
+                nearest_is_property = keyword == "properties";
+                at += 2;
+            }
+            KeywordClass::ArrayChildren => {
+                if matches!(keyword, "anyOf" | "oneOf") {
+                    nearest_is_property = false;
+                }
+                at += 2;
+            }
+            _ => at += 1,
+        }
+    }
+    nearest_is_property
 }
 
 /// The OpenAI strict limits of the rule set's strict profile, if any.
@@ -389,7 +579,83 @@ fn strict_limits(out: &Value, rules: &RuleSet) -> Result<(), FallbackReason> {
 
 #[cfg(test)]
 mod tests {
-    use crate::schema::pipeline::ORDER;
+    use llmshim_benches::testdata;
+    use serde_json::json;
+
+    use crate::schema::pipeline::{Cuts, ORDER, attempt_counted, below_a_property};
+    use crate::schema::{Options, Target};
+
+    /// Normalizes `input` for `target` once with the check's cuts batched and once one per walk: the two results
+    /// must be the same; returns the walks each made.
+    fn walks_both_ways(target: Target, input: &serde_json::Value) -> (usize, usize) {
+        let options = Options::for_target(target).with_diagnostics(true);
+        let (mut batched, mut one_by_one) = (0, 0);
+        let a = attempt_counted(
+            &options,
+            target.rules(),
+            input,
+            false,
+            Cuts::Batched,
+            &mut batched,
+        );
+        let b = attempt_counted(
+            &options,
+            target.rules(),
+            input,
+            false,
+            Cuts::OneByOne,
+            &mut one_by_one,
+        );
+        assert_eq!(a, b, "{}", target.name());
+        (batched, one_by_one)
+    }
+
+    #[test]
+    fn many_independent_check_failures_take_a_few_walks_and_change_nothing() {
+        // SchemaStore's stylelint configuration: on Code Assist, each of its rules (an `allOf` of references to
+        // groups of optional properties, each a type array with a `oneOf`) fails the structural check after the
+        // walk. One cut per walk took 33 walks to reach the limit of 32 cuts and fall back; the batch verified
+        // after its walk takes two, with the same result (the fallback reason names the 33rd failure).
+        let Some(root) = testdata::require("the pipeline's batched cuts") else {
+            return;
+        };
+        let input = testdata::read_json(root.join("schemastore/schemas/stylelintrc.json"))
+            .expect("the SchemaStore schema parses");
+        let (batched, one_by_one) = walks_both_ways(Target::CloudCodeAssist, &input);
+        assert_eq!(one_by_one, 33);
+        assert!(batched <= 2, "{batched} walks");
+    }
+
+    #[test]
+    fn a_batch_that_does_not_verify_falls_back_to_one_cut_per_walk() {
+        // Failures in two branches of one union, whose cuts may depend on each other (removing one branch leaves
+        // the other alone): whatever the batch does, the result is the one of one cut per walk, and a refused batch
+        // costs at most one more walk.
+        let input = json!({"type": "object", "properties": {"a": {"anyOf": [
+            {"type": "object", "properties": {"x": {"type": ["string", "null"], "oneOf": [{"type": "string"}, {"type": "null"}]}}},
+            {"type": "object", "properties": {"y": {"type": ["string", "null"], "oneOf": [{"type": "string"}, {"type": "null"}]}}}
+        ]}}});
+        for target in Target::BUILTIN {
+            let (batched, one_by_one) = walks_both_ways(target, &input);
+            assert!(
+                batched <= one_by_one + 1,
+                "{}: {batched} > {one_by_one} + 1",
+                target.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_cut_below_a_union_branch_is_not_batched() {
+        assert!(below_a_property("/properties/a/items/properties/b"));
+        assert!(below_a_property("/properties/a/anyOf/0/properties/b/type"));
+        assert!(!below_a_property("/properties/a/anyOf/0"));
+        assert!(!below_a_property("/properties/a/oneOf/1/items"));
+        assert!(!below_a_property(""));
+        assert!(!below_a_property("/$defs/a"));
+        // A property named like a keyword is a property.
+        assert!(below_a_property("/properties/anyOf"));
+    }
 
     /// The step number of a label such as `W19`.
     fn step(label: &str) -> u32 {
