@@ -101,6 +101,21 @@ impl Keyword {
         }
     }
 
+    /// The keywords of `class`, in walk order (none for [`KeywordClass::Definitions`] and
+    /// [`KeywordClass::Literal`]: see [`DEFINITIONS`]).
+    ///
+    /// ```
+    /// use llmshim_core::{Keyword, KeywordClass};
+    ///
+    /// let lists: Vec<_> = Keyword::of_class(KeywordClass::ArrayChildren).map(Keyword::as_str).collect();
+    /// assert_eq!(lists, ["anyOf", "oneOf", "allOf", "prefixItems"]);
+    /// ```
+    pub fn of_class(class: KeywordClass) -> impl Iterator<Item = Keyword> {
+        Keyword::WALK_ORDER
+            .into_iter()
+            .filter(move |k| k.class() == class)
+    }
+
     /// The keyword spelled `name`, if it holds subschemas.
     pub fn from_name(name: &str) -> Option<Keyword> {
         Keyword::WALK_ORDER.into_iter().find(|k| k.as_str() == name)
@@ -145,11 +160,14 @@ impl Keyword {
 /// assert_eq!(class_of("default"), KeywordClass::Literal);
 /// ```
 pub fn class_of(key: &str) -> KeywordClass {
-    match key {
-        "$defs" | "definitions" => KeywordClass::Definitions,
-        _ => Keyword::from_name(key).map_or(KeywordClass::Literal, Keyword::class),
+    if DEFINITIONS.contains(&key) {
+        return KeywordClass::Definitions;
     }
+    Keyword::from_name(key).map_or(KeywordClass::Literal, Keyword::class)
 }
+
+/// The keys of [`KeywordClass::Definitions`]: maps of named schemas that the registry reads.
+pub const DEFINITIONS: [&str; 2] = ["$defs", "definitions"];
 
 /// The 14 snake-case spellings renamed by the walker, in renaming order.
 pub const SNAKE_CASE: [(&str, &str); 14] = [

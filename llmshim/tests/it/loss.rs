@@ -39,7 +39,7 @@ use std::sync::OnceLock;
 
 use llmshim::schema::{Env, EnvFlags, Keywords, Normalization, Normalizer, Options, Target};
 use llmshim_core::walk::NodeCtx;
-use llmshim_core::{FallbackReason, RuleSet, TargetRules};
+use llmshim_core::{FallbackReason, Keyword, KeywordClass, RuleSet, TargetRules};
 use serde_json::{Map, Value, json};
 
 use crate::corpus;
@@ -275,17 +275,13 @@ impl Step {
     }
 }
 
-/// The single-schema children that are steps of their own.
-const NAMED_STEPS: [&str; 8] = [
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
+/// The single-schema children that are steps of their own: all but `items` and `additionalProperties`, which have
+/// their own [`Step`]s.
+fn named_steps() -> impl Iterator<Item = &'static str> {
+    Keyword::of_class(KeywordClass::SingleChild)
+        .filter(|k| !matches!(k, Keyword::Items | Keyword::AdditionalProperties))
+        .map(Keyword::as_str)
+}
 
 fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -622,7 +618,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 None,
             );
         }
-        for keyword in NAMED_STEPS {
+        for keyword in named_steps() {
             if !shadowed(keyword)
                 && let Some(child) = visit.get(keyword)
             {

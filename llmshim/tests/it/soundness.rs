@@ -28,37 +28,23 @@ use llmshim::schema::{
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+use llmshim_core::KeywordClass;
+
 use crate::invariants::{document, run_property};
 
 /// The snake-case spellings the walk renames to the keywords they spell.
 const SNAKE: [(&str, &str); 14] = llmshim_core::keyword::SNAKE_CASE;
 
-/// Keywords whose value is one schema.
-const ONE: [&str; 11] = [
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-];
-
-/// Keywords whose value is a list of schemas.
-const LISTS: [&str; 5] = ["anyOf", "allOf", "oneOf", "prefixItems", "items"];
-
-/// Keywords whose value maps names to schemas.
-const MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
+/// How the reader enters the value of `key`: the walker's keyword classes (`llmshim_core::keyword`), which read
+/// upgraded schemas, plus the older drafts' spellings the original may still use before the upgrades rename them
+/// (`items` as a list of schemas, `additionalItems` as one).
+fn class_of(key: &str, value: &Value) -> KeywordClass {
+    match (key, value) {
+        ("items", Value::Array(_)) => KeywordClass::ArrayChildren,
+        ("additionalItems", _) => KeywordClass::SingleChild,
+        _ => llmshim_core::keyword::class_of(key),
+    }
+}
 
 /// The keywords named in `(keyword:` fragments anywhere in `output`'s descriptions.
 fn lifted_keywords(output: &Value, found: &mut BTreeSet<String>) {
@@ -243,17 +229,19 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     for (key, value) in &map {
         let step = usize::from(consumes(key));
         cx.depth += step;
-        let value = match value {
-            Value::Object(members) if MAPS.contains(&key.as_str()) => Value::Object(
-                members
-                    .iter()
-                    .map(|(name, s)| (name.clone(), read(s, cx)))
-                    .collect(),
-            ),
-            Value::Array(entries) if LISTS.contains(&key.as_str()) => {
+        let value = match (class_of(key, value), value) {
+            (KeywordClass::MapChildren | KeywordClass::Definitions, Value::Object(members)) => {
+                Value::Object(
+                    members
+                        .iter()
+                        .map(|(name, s)| (name.clone(), read(s, cx)))
+                        .collect(),
+                )
+            }
+            (KeywordClass::ArrayChildren, Value::Array(entries)) => {
                 Value::Array(entries.iter().map(|s| read(s, cx)).collect())
             }
-            Value::Object(_) if ONE.contains(&key.as_str()) => read(value, cx),
+            (KeywordClass::SingleChild, Value::Object(_)) => read(value, cx),
             _ => value.clone(),
         };
         cx.depth -= step;
