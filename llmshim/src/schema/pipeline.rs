@@ -222,20 +222,28 @@ fn attempt_counted(
     let mut rounds = 0;
     // A walk with the current cuts that a verified batch already made.
     let mut ready: Option<Walk> = None;
+    // Every walk of the attempt: the same document and target, with the current recursion mode, stubs and cuts.
+    let walk_with = |recursion: Recursion,
+                     stubs: &[String],
+                     cuts: Vec<FallbackReason>,
+                     unrolled: &[RecursiveTarget],
+                     walks: &mut usize| {
+        *walks += 1;
+        walk_once(
+            options,
+            target,
+            &registry,
+            input,
+            strict,
+            recursion,
+            (stubs.to_vec(), cuts, unrolled),
+        )
+    };
     loop {
         let walked = if let Some(walk) = ready.take() {
             Ok(walk)
         } else {
-            *walks += 1;
-            walk_once(
-                options,
-                target,
-                &registry,
-                input,
-                strict,
-                recursion,
-                (stubs.clone(), cuts.clone(), &unrolled),
-            )
+            walk_with(recursion, &stubs, cuts.clone(), &unrolled, walks)
         };
         match walked {
             Ok(Walk {
@@ -268,22 +276,12 @@ fn attempt_counted(
                         && !cuts.contains(&reason)
                     {
                         if batching == Cuts::Batched && !kept {
-                            let walk_with = |more: &[FallbackReason], walks: &mut usize| {
-                                *walks += 1;
+                            let with_more = |more: &[FallbackReason], walks: &mut usize| {
                                 let mut all = cuts.clone();
                                 all.extend_from_slice(more);
-                                walk_once(
-                                    options,
-                                    target,
-                                    &registry,
-                                    input,
-                                    strict,
-                                    recursion,
-                                    (stubs.clone(), all, &unrolled),
-                                )
-                                .ok()
+                                walk_with(recursion, &stubs, all, &unrolled, walks).ok()
                             };
-                            match batch(&out, &check, &cuts, walks, walk_with) {
+                            match batch(&out, &check, &cuts, walks, with_more) {
                                 Batch::Applied(more, walk) => {
                                     cuts.extend(more);
                                     ready = Some(*walk);
