@@ -282,7 +282,7 @@ impl<'a> Checker<'a> {
         let Some(names) = &self.definitions else {
             return false;
         };
-        let Some(Value::String(reference)) = map.get("$ref") else {
+        let Some(Value::String(reference)) = json::member(map, "$ref") else {
             return false;
         };
         map.len() == 1

@@ -63,7 +63,7 @@ pub fn remove(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
 
 /// Sets `key`: replaces the value in place when present, appends otherwise.
 pub fn set(map: &mut Map<String, Value>, key: &str, value: Value) {
-    if let Some(slot) = map.get_mut(key) {
+    if let Some(slot) = member_mut(map, key) {
         *slot = value;
     } else {
         map.insert(key.to_owned(), value);

@@ -1,5 +1,6 @@
 //! Whether a schema already admits null, in the narrow sense strict closing uses (`strict.nullable-optional`).
 
+use crate::json;
 use serde_json::Value;
 
 /// Whether `schema` admits null: its `type` is `"null"`, its `type` array contains `"null"`, or one of its `anyOf`
@@ -45,17 +46,17 @@ pub fn admits_null_with<'a>(
         let Value::Object(map) = node else {
             continue;
         };
-        match map.get("type") {
+        match json::member(map, "type") {
             Some(Value::String(name)) if name == "null" => return true,
             Some(Value::Array(names)) if names.iter().any(|n| n.as_str() == Some("null")) => {
                 return true;
             }
             _ => {}
         }
-        if let Some(Value::Array(branches)) = map.get("anyOf") {
+        if let Some(Value::Array(branches)) = json::member(map, "anyOf") {
             stack.extend(branches.iter().rev());
         }
-        if let Some(Value::String(reference)) = map.get("$ref")
+        if let Some(Value::String(reference)) = json::member(map, "$ref")
             && !followed.contains(&reference.as_str())
         {
             followed.push(reference);

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::json;
 use serde_json::{Map, Value};
 
 use crate::budget::{Budget, Meter};
@@ -1134,7 +1135,9 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
         return Ok(());
     };
     // A union branch is in conjunction with its node: with a single type there, the branch admits only its values.
-    let conjunct = map.get("type").and_then(Value::as_str).and_then(type_name);
+    let conjunct = json::member(map, "type")
+        .and_then(Value::as_str)
+        .and_then(type_name);
     let how = Walk::new()
         .with_lenient(cx.shared.settings.lenient_children)
         .with_definitions(cx.shared.settings.walk_definitions)
@@ -1199,7 +1202,7 @@ enum Part {
 /// Whether `name` is in the node's `required` as the walk read it; a `required` that is not an array of strings
 /// counts every name, so nothing is removed on its account.
 fn originally_required(map: &Map<String, Value>, name: &str) -> bool {
-    match map.get("required") {
+    match json::member(map, "required") {
         None => false,
         Some(Value::Array(names)) => names.iter().any(|n| n.as_str().is_none_or(|n| n == name)),
         Some(_) => true,

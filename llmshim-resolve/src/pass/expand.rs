@@ -443,23 +443,23 @@ impl<'a> Expand<'_, 'a> {
         around: &Around,
     ) -> Option<(String, Resource<'a>, Around)> {
         let map = target.value.as_object()?;
-        let (reference, inner, inner_over) = if let Some(Value::String(reference)) = map.get("$ref")
-        {
-            let inner: Map<String, Value> = map
-                .iter()
-                .filter(|(k, _)| merged_key(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            (reference.as_str(), inner, true)
-        } else {
-            let reference = single_entry_reference(map)?;
-            let inner: Map<String, Value> = map
-                .iter()
-                .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            (reference, inner, false)
-        };
+        let (reference, inner, inner_over) =
+            if let Some(Value::String(reference)) = json::member(map, "$ref") {
+                let inner: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| merged_key(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (reference.as_str(), inner, true)
+            } else {
+                let reference = single_entry_reference(map)?;
+                let inner: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                (reference, inner, false)
+            };
         let absolute = uri::join(&target.base, reference).ok()?;
         let next = self.registry.resolve(&absolute, "").ok()?;
         Some((absolute, next, around.through(inner, inner_over)))
@@ -849,7 +849,7 @@ impl<'a> Expand<'_, 'a> {
 
 /// The `$ref` of a node's one-entry `allOf` whose entry is a bare reference (its only key).
 fn single_entry_reference(map: &Map<String, Value>) -> Option<&str> {
-    match map.get("allOf") {
+    match json::member(map, "allOf") {
         Some(Value::Array(entries)) if entries.len() == 1 => entries[0]
             .as_object()
             .filter(|e| e.len() == 1)

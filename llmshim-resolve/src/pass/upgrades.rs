@@ -63,8 +63,8 @@ impl Pass for Upgrade {
             Stage::Id => {
                 if self.upgrades.id
                     && self.plain_id
-                    && !map.contains_key("$id")
-                    && matches!(map.get("id"), Some(Value::String(_)))
+                    && !json::has(map, "$id")
+                    && matches!(json::member(map, "id"), Some(Value::String(_)))
                 {
                     json::rename_in_place(map, "id", "$id");
                     cx.record("upgrade.id", ChangeKind::Upgraded, Some("$id"));
@@ -103,7 +103,7 @@ impl Pass for Upgrade {
 
 /// W9: an array `items` becomes `prefixItems` and `additionalItems` becomes `items`.
 fn tuples(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
-    if map.get("items").is_some_and(Value::is_array) {
+    if json::member(map, "items").is_some_and(Value::is_array) {
         json::remove(map, "prefixItems");
         json::rename_in_place(map, "items", "prefixItems");
         json::rename_in_place(map, "additionalItems", "items");
@@ -119,7 +119,7 @@ fn tuples(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
 
 /// W10: array entries of `dependencies` go to `dependentRequired`, others to `dependentSchemas`.
 fn dependencies(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-    let Some(deps) = map.get("dependencies") else {
+    let Some(deps) = json::member(map, "dependencies") else {
         return Ok(());
     };
     let Some(deps) = deps.as_object() else {

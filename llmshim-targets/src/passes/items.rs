@@ -2,7 +2,7 @@
 
 use llmshim_core::rules::DefaultItems;
 use llmshim_core::walk::{Hooks, NodeCtx, Pass, Settings};
-use llmshim_core::{ChangeKind, FallbackReason, RuleSet};
+use llmshim_core::{ChangeKind, FallbackReason, RuleSet, json};
 use serde_json::{Map, Value, json};
 
 /// W27: `items: {}` (outside strict) or `items: {"type": "string"}` on arrays without `items`.
@@ -37,10 +37,10 @@ impl Pass for DefaultItemsPass<'_> {
         let Some(map) = node.as_object_mut() else {
             return Ok(());
         };
-        if map.contains_key("items") {
+        if json::has(map, "items") {
             return Ok(());
         }
-        let array = match map.get("type") {
+        let array = match json::member(map, "type") {
             Some(Value::String(t)) => t == "array",
             Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some("array")),
             _ => false,

@@ -106,7 +106,7 @@ impl Pass for Patterns<'_> {
                     "openai.pattern-dialect",
                 );
             } else if let Some(subset) = subset
-                && map.contains_key("pattern")
+                && json::has(map, "pattern")
                 && !subset.admits(&current)
             {
                 json::remove(map, "pattern");
@@ -118,7 +118,7 @@ impl Pass for Patterns<'_> {
         // entries are lifted together.
         let strip = cx.settings().strip_lookarounds;
         if (strip || self.rules.openai_patterns)
-            && let Some(Value::Object(entries)) = map.get_mut("patternProperties")
+            && let Some(Value::Object(entries)) = json::member_mut(map, "patternProperties")
         {
             let mut lookaround = false;
             let offending: Vec<String> = entries

@@ -45,7 +45,7 @@ impl Pass for MergeAllOf {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        match map.get("allOf") {
+        match json::member(map, "allOf") {
             Some(Value::Array(entries)) if entries.len() == 1 => merge_single(node, cx),
             Some(Value::Array(entries)) if entries.len() > 1 => {
                 merge_several(map, cx);
@@ -119,7 +119,7 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     if node_conflicts(map) {
         return;
     }
-    let Some(Value::Array(entries)) = map.get("allOf") else {
+    let Some(Value::Array(entries)) = json::member(map, "allOf") else {
         return;
     };
     // An entry typed as anything but an object cannot qualify, whatever its walk does; no walk is spent on it.
@@ -166,14 +166,14 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
 
 /// The property names of a participant.
 fn names(map: &Map<String, Value>) -> Vec<&str> {
-    map.get("properties")
+    json::member(map, "properties")
         .and_then(Value::as_object)
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default()
 }
 
 fn is_closed(map: &Map<String, Value>) -> bool {
-    map.get("additionalProperties") == Some(&Value::Bool(false))
+    json::member(map, "additionalProperties") == Some(&Value::Bool(false))
 }
 
 /// Merges the walked `entries` into the node `map` (which keeps its other keys); returns whether the merge is exact.

@@ -1,5 +1,6 @@
 //! Step W17: type inference in instance-describing positions.
 
+use crate::json;
 use serde_json::Value;
 
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
@@ -32,18 +33,18 @@ impl Pass for InferType {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        if matches!(map.get("enum"), Some(Value::Array(values)) if values.is_empty()) {
+        if matches!(json::member(map, "enum"), Some(Value::Array(values)) if values.is_empty()) {
             return Err(cx.fail(FallbackKind::InvalidSchema, "enum must not be empty"));
         }
         // An intermediate root (a `$ref` target or a one-entry `allOf` entry) gets its type, if any, once its keys
         // are merged with the others.
-        if map.contains_key("type") || !cx.position().instance || cx.intermediate() {
+        if json::has(map, "type") || !cx.position().instance || cx.intermediate() {
             return Ok(Flow::Continue);
         }
         let strict = cx.settings().strict;
-        let inferred = if map.contains_key("properties") {
+        let inferred = if json::has(map, "properties") {
             Some("object")
-        } else if let Some(c) = map.get("const") {
+        } else if let Some(c) = json::member(map, "const") {
             match kind(c) {
                 Some(k) => Some(k),
                 None if strict => {
@@ -54,7 +55,7 @@ impl Pass for InferType {
                 }
                 None => None,
             }
-        } else if let Some(Value::Array(values)) = map.get("enum") {
+        } else if let Some(Value::Array(values)) = json::member(map, "enum") {
             let mut kinds = values.iter().map(kind);
             let first = kinds.next().flatten();
             match first {
@@ -67,7 +68,7 @@ impl Pass for InferType {
                 }
                 _ => None,
             }
-        } else if self.arrays_from_items && map.contains_key("items") {
+        } else if self.arrays_from_items && json::has(map, "items") {
             Some("array")
         } else {
             None

@@ -40,7 +40,7 @@ impl Pass for NullablePolicy {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let single = match map.get("type") {
+        let single = match json::member(map, "type") {
             Some(Value::Array(types)) => {
                 let live: Vec<&Value> = types
                     .iter()
@@ -56,7 +56,7 @@ impl Pass for NullablePolicy {
         };
         if let Some(only) = single {
             json::set(map, "type", only);
-            if let Some(Value::Array(values)) = map.get_mut("enum") {
+            if let Some(Value::Array(values)) = json::member_mut(map, "enum") {
                 values.retain(|v| !v.is_null());
             }
             if policy == Nullable::Marker {

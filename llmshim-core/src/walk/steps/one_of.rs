@@ -34,7 +34,7 @@ impl Pass for OneOf {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
-        let Some(one_of) = map.get("oneOf") else {
+        let Some(one_of) = json::member(map, "oneOf") else {
             return Ok(Flow::Continue);
         };
         let kind = if provably_exclusive(one_of) {
@@ -42,8 +42,8 @@ impl Pass for OneOf {
         } else {
             ChangeKind::Relaxed
         };
-        if map.contains_key("anyOf") {
-            if map.get("allOf").is_some_and(|a| !a.is_array()) {
+        if json::has(map, "anyOf") {
+            if json::member(map, "allOf").is_some_and(|a| !a.is_array()) {
                 return Err(cx.fail(FallbackKind::InvalidSchema, "allOf must be an array"));
             }
             let any_of = json::remove(map, "anyOf").unwrap_or(Value::Null);
