@@ -15,11 +15,10 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value};
 
 use crate::budget::Budget;
-use crate::children::children;
+use crate::children::{Slot, children};
 use crate::json;
 use crate::keep::{KeepSet, Keywords};
 use crate::keyword::TYPE_NAMES;
-use crate::pointer::push_token;
 use crate::report::{FallbackKind, FallbackReason};
 use crate::rules::{Booleans, Nullable, Recursion, Root, RuleSet};
 use crate::walk::HARD_MAX_DEPTH;
@@ -225,7 +224,9 @@ struct Checker<'a> {
     max_depth: usize,
     first_only: bool,
     found: Vec<FallbackReason>,
-    pointer: String,
+    /// Where the node being checked sits, as the slots from the root down; written out as a JSON Pointer only when
+    /// a violation is recorded, so a schema that passes builds no pointer text.
+    path: Vec<Slot<'a>>,
     /// With kept references: the names of the root's `$defs`.
     definitions: Option<Vec<&'a str>>,
 }
@@ -241,7 +242,7 @@ impl<'a> Checker<'a> {
             max_depth: options.max_depth,
             first_only,
             found: Vec::new(),
-            pointer: String::new(),
+            path: Vec::new(),
             definitions: None,
         }
     }
@@ -260,9 +261,7 @@ impl<'a> Checker<'a> {
         }
         self.node(schema, 0)?;
         for (name, member) in defs.into_iter().flatten() {
-            let mark = self.pointer.len();
-            push_token(&mut self.pointer, "$defs");
-            push_token(&mut self.pointer, name);
+            self.path.push(Slot::Member("$defs", name));
             let flow = if alias_loop(defs, name) {
                 self.fail(
                     FallbackKind::RefCycle,
@@ -271,7 +270,7 @@ impl<'a> Checker<'a> {
             } else {
                 self.child(member, 1)
             };
-            self.pointer.truncate(mark);
+            self.path.pop();
             flow?;
         }
         ControlFlow::Continue(())
@@ -292,10 +291,19 @@ impl<'a> Checker<'a> {
                     .is_some_and(|name| names.contains(&name)))
     }
 
+    /// The JSON Pointer of the node being checked.
+    fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for slot in &self.path {
+            slot.push_onto(&mut pointer);
+        }
+        pointer
+    }
+
     /// Records a violation at the current pointer; breaks when only the first one is wanted.
     fn fail(&mut self, kind: FallbackKind, message: impl Into<String>) -> ControlFlow<()> {
         self.found
-            .push(FallbackReason::new(kind, self.pointer.clone(), message));
+            .push(FallbackReason::new(kind, self.pointer(), message));
         if self.first_only {
             ControlFlow::Break(())
         } else {
@@ -330,10 +338,9 @@ impl<'a> Checker<'a> {
     /// order.
     fn children(&mut self, map: &'a Map<String, Value>, depth: usize) -> ControlFlow<()> {
         for child in children(map) {
-            let mark = self.pointer.len();
-            child.slot.push_onto(&mut self.pointer);
+            self.path.push(child.slot);
             let flow = self.child(child.value, depth + 1);
-            self.pointer.truncate(mark);
+            self.path.pop();
             flow?;
         }
         ControlFlow::Continue(())
