@@ -768,11 +768,18 @@ impl NodeCtx<'_> {
         if map.iter().all(|(k, v)| keep(k, v)) {
             return;
         }
-        // Rebuilding the map keeps the kept keys in order in one pass, however many keys are stripped.
-        for (key, value) in std::mem::take(map) {
-            if keep(&key, &value) {
-                map.insert(key, value);
-            } else if crate::keyword::is_liftable(&key) {
+        // `retain` keeps the kept keys in order in one pass, however many keys are stripped, without hashing them
+        // again; the stripped ones are then lifted or reported in key order.
+        let mut stripped: Vec<(String, Value)> = Vec::new();
+        map.retain(|key, value| {
+            let kept = keep(key, value);
+            if !kept {
+                stripped.push((key.clone(), std::mem::take(value)));
+            }
+            kept
+        });
+        for (key, value) in stripped {
+            if crate::keyword::is_liftable(&key) {
                 self.queue_lift(key, value, rule);
             } else {
                 self.record(rule, ChangeKind::Dropped, Some(&key));

@@ -84,6 +84,9 @@ fn walk_order_is_map_then_single_then_array_children() {
     }
     assert_eq!(Keyword::from_name("$defs"), None);
     assert_eq!(Keyword::from_name("any_of"), None);
+    for key in llmshim_core::keyword::DEFINITIONS {
+        assert_eq!(class_of(key), KeywordClass::Definitions);
+    }
 }
 
 #[test]

@@ -72,7 +72,10 @@ impl Pass for Patterns<'_> {
             Some(Value::String(p)) => Some(p.clone()),
             _ => None,
         };
-        let subset = kept_pattern_subset(self.rules, cx.settings());
+        // Worked out only for a node with a pattern: most nodes have none.
+        let subset = original
+            .as_ref()
+            .and_then(|_| kept_pattern_subset(self.rules, cx.settings()));
         if let (Some(_), Some(original)) = (subset, &original)
             && PatternSubset::new().offence(original) == Some(Offence::Malformed)
         {
