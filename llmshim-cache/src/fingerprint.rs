@@ -1,17 +1,16 @@
-//! The bounded fingerprint of a memo key: one iterative walk that hashes a value and estimates its owned bytes.
+//! The bounded fingerprint of a memo key: one walk that hashes a value and estimates its owned bytes.
 
 use serde_json::{Number, Value};
-use std::array;
 use std::hash::Hasher;
-use std::slice;
 
-/// The hash and owned-byte estimate of one JSON value, produced by one bounded, iterative walk.
+/// The hash and owned-byte estimate of one JSON value, produced by one bounded walk.
 ///
-/// The walk feeds the hasher, for every value in document order, a type tag, the length of each object and
-/// array, each object key in stored order, each string's contents, each boolean, and each number by kind, value
-/// and `f64` bit pattern.
+/// The walk folds, for every value in document order, a type tag, the length of each string, object and array,
+/// each object key in stored order, each string's contents, each boolean, and each number by kind and value (an
+/// integer as itself, a float as its `f64` bit pattern) into a 64-bit state, eight bytes of text at a time.
+/// The state starts from what the hasher was fed before and is fed to it at the end.
 /// So two values that are *identical* always hash alike, while key order, `0.0` against `-0.0`
-/// and `1` against `1.0` all feed different data.
+/// and `1` against `1.0` all fold different data.
 ///
 /// The walk gives up, and [`Fingerprint::new`] returns `None`, when any value is deeper than
 /// [`MAX_DEPTH`](Fingerprint::MAX_DEPTH) (the root is at depth 0), when more than
@@ -47,13 +46,18 @@ impl Fingerprint {
     /// The most key and string bytes (UTF-8) a fingerprinted value may contain: 8 MiB.
     pub const MAX_TEXT_BYTES: usize = 8 * 1024 * 1024;
 
-    /// Walks `value` once, feeding `hasher`, and returns the finished hash with the owned-byte estimate.
+    /// Walks `value` once and returns the finished hash with the owned-byte estimate.
     ///
     /// Returns `None` when the value is beyond the fixed limits; the walk stops as soon as it knows, so it never
-    /// does more work than the limits allow, and it never recurses, so no nesting can overflow the stack.
-    /// Whatever `hasher` was fed before is part of the hash: the memo feeds it the options key first.
+    /// does more work than the limits allow, and it recurses at most [`MAX_DEPTH`](Fingerprint::MAX_DEPTH)
+    /// levels, so no nesting can overflow the stack.
+    /// Whatever `hasher` was fed before is part of the hash: the memo feeds it the options key first. The walk
+    /// starts from `hasher`'s hash of that, folds the value in inline (a call to the hasher for every tag and word
+    /// would cost more than the folding), and feeds the folded word to `hasher`, whose finish is the hash.
     pub fn new<H: Hasher>(value: &Value, mut hasher: H) -> Option<Fingerprint> {
-        let bytes = walk(value, &mut Feed(&mut hasher))?;
+        let mut mix = Mix(hasher.finish());
+        let bytes = walk(value, &mut mix)?;
+        hasher.write_u64(mix.0);
         Some(Fingerprint {
             hash: hasher.finish(),
             bytes,
@@ -77,38 +81,33 @@ pub(crate) fn estimate(value: &Value) -> Option<usize> {
     walk(value, &mut Discard)
 }
 
-/// Where a walk sends the data it hashes.
+/// Where a walk sends the words it hashes.
 trait Sink {
-    /// Takes one byte: a type tag.
-    fn byte(&mut self, byte: u8);
-    /// Takes one 64-bit word: a length, an integer or a bit pattern.
+    /// Takes one 64-bit word: a type tag with a length, an integer, a bit pattern or a piece of text.
     fn word(&mut self, word: u64);
-    /// Takes a key or string: its length, then its bytes, so adjacent texts cannot run together.
-    fn text(&mut self, text: &str) {
-        self.word(text.len() as u64);
-        self.bytes(text.as_bytes());
+    /// Takes `head` (a length, with a tag for a string), then the words of `text` ([`text_words`]).
+    fn text(&mut self, head: u64, text: &str) {
+        self.word(head);
+        text_words(text.as_bytes(), |word| self.word(word));
     }
-    /// Takes raw bytes.
-    fn bytes(&mut self, bytes: &[u8]);
 }
 
-/// A sink that hands every piece straight to a hasher.
+/// A sink that folds every word into one running 64-bit state, inline.
 ///
-/// Hashers differ in which writes they digest fastest; the default one folds each word in a few cycles, so
-/// gathering pieces into larger writes would only slow it down.
-struct Feed<'h, H>(&'h mut H);
+/// Each word is folded with one multiplication (the 128-bit product of the state xor the word with a fixed odd
+/// constant, its halves xored together), so a word costs a handful of instructions and no call. The state starts
+/// from the caller's hasher and ends in it, so hashes stay seeded per memo; a collision only ever costs a miss,
+/// since the memo checks every hash match for identity.
+struct Mix(u64);
 
-impl<H: Hasher> Sink for Feed<'_, H> {
-    fn byte(&mut self, byte: u8) {
-        self.0.write_u8(byte);
-    }
+/// The multiplier of [`Mix`]: an odd constant with its bits spread over the whole word.
+const MULTIPLIER: u64 = 0x5851_f42d_4c95_7f2d;
 
+impl Sink for Mix {
+    #[inline]
     fn word(&mut self, word: u64) {
-        self.0.write_u64(word);
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
+        let product = u128::from(self.0 ^ word) * u128::from(MULTIPLIER);
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
     }
 }
 
@@ -116,13 +115,43 @@ impl<H: Hasher> Sink for Feed<'_, H> {
 struct Discard;
 
 impl Sink for Discard {
-    fn byte(&mut self, _byte: u8) {}
-
+    #[inline]
     fn word(&mut self, _word: u64) {}
 
-    fn text(&mut self, _text: &str) {}
+    #[inline]
+    fn text(&mut self, _head: u64, _text: &str) {}
+}
 
-    fn bytes(&mut self, _bytes: &[u8]) {}
+/// Hands `f` the words that, with the length of `bytes`, determine `bytes`: every whole 8-byte chunk, then, when
+/// bytes are left over, the last 8 bytes (overlapping the chunk before); text shorter than 8 bytes gives one word
+/// from its first and last 4 bytes (overlapping), or from its first, middle and last byte when shorter than 4.
+///
+/// Two texts of the same length give the same words exactly when they are equal, since the words read every byte;
+/// the length itself is the caller's to feed.
+#[inline]
+pub(crate) fn text_words(bytes: &[u8], mut f: impl FnMut(u64)) {
+    let len = bytes.len();
+    if len >= 8 {
+        let (chunks, rest) = bytes.as_chunks::<8>();
+        for chunk in chunks {
+            f(u64::from_le_bytes(*chunk));
+        }
+        if !rest.is_empty()
+            && let Some(last) = bytes.last_chunk::<8>()
+        {
+            f(u64::from_le_bytes(*last));
+        }
+    } else if len >= 4 {
+        if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+            f(
+                u64::from(u32::from_le_bytes(*first))
+                    | (u64::from(u32::from_le_bytes(*last)) << 32),
+            );
+        }
+    } else if len > 0 {
+        let byte = |at: usize| bytes.get(at).copied().map_or(0, u64::from);
+        f(byte(0) | (byte(len / 2) << 8) | (byte(len - 1) << 16));
+    }
 }
 
 /// The estimate charged for every value.
@@ -132,135 +161,150 @@ const OBJECT_BYTES: usize = 576;
 /// The estimate charged for every object key and every string, on top of its bytes.
 const TEXT_BYTES: usize = 32;
 
-/// The type tags fed to the hasher, one per value.
-const TAG_NULL: u8 = 0;
-const TAG_FALSE: u8 = 1;
-const TAG_TRUE: u8 = 2;
-const TAG_INTEGER: u8 = 3;
-const TAG_UNSIGNED: u8 = 4;
-const TAG_FLOAT: u8 = 5;
-const TAG_STRING: u8 = 6;
-const TAG_ARRAY: u8 = 7;
-const TAG_OBJECT: u8 = 8;
+/// The type tags, in the low byte of a value's first word; a string, array or object carries its length in the
+/// bytes above (lengths within the limits fit in far fewer bits).
+const TAG_NULL: u64 = 0;
+const TAG_FALSE: u64 = 1;
+const TAG_TRUE: u64 = 2;
+const TAG_INTEGER: u64 = 3;
+const TAG_UNSIGNED: u64 = 4;
+const TAG_FLOAT: u64 = 5;
+const TAG_STRING: u64 = 6;
+const TAG_ARRAY: u64 = 7;
+const TAG_OBJECT: u64 = 8;
 
-/// The unvisited rest of one open container.
-enum Frame<'a> {
-    Array(slice::Iter<'a, Value>),
-    Object(serde_json::map::Iter<'a>),
+/// A tag with a length above it.
+fn tagged(tag: u64, len: usize) -> u64 {
+    tag | ((len as u64) << 8)
 }
 
-/// The running totals of one walk, each checked against its limit as it grows.
-struct Totals {
+/// The running totals of one walk, each checked against its limit as it grows, and the sink.
+struct Walk<'s, S> {
+    sink: &'s mut S,
+    /// Values seen, counting the members and elements of every container as soon as it is entered.
     values: usize,
+    /// Key and string bytes.
     text: usize,
-    bytes: usize,
+    /// Keys and strings.
+    texts: usize,
+    /// Objects.
+    objects: usize,
 }
 
-impl Totals {
+impl<S: Sink> Walk<'_, S> {
     /// Counts `count` more values, failing past [`Fingerprint::MAX_VALUES`].
+    #[inline]
     fn values(&mut self, count: usize) -> Option<()> {
         self.values = self.values.saturating_add(count);
         (self.values <= Fingerprint::MAX_VALUES).then_some(())
     }
 
     /// Counts one key or string of `len` bytes, failing past [`Fingerprint::MAX_TEXT_BYTES`].
+    #[inline]
     fn text(&mut self, len: usize) -> Option<()> {
         self.text = self.text.saturating_add(len);
-        self.bytes = self.bytes.saturating_add(len).saturating_add(TEXT_BYTES);
+        self.texts += 1;
         (self.text <= Fingerprint::MAX_TEXT_BYTES).then_some(())
+    }
+
+    /// Feeds `value`, at `depth`, and everything below it, in document order.
+    ///
+    /// The recursion goes at most [`Fingerprint::MAX_DEPTH`] levels down: a non-empty container at that depth
+    /// has members deeper than the limit, and the walk gives up there. Only containers recurse; a scalar member
+    /// is fed in its container's loop.
+    fn value(&mut self, value: &Value, depth: usize) -> Option<()> {
+        match value {
+            Value::Array(items) => {
+                self.values(items.len())?;
+                self.sink.word(tagged(TAG_ARRAY, items.len()));
+                if !items.is_empty() {
+                    if depth >= Fingerprint::MAX_DEPTH {
+                        return None;
+                    }
+                    for item in items {
+                        self.member(item, depth + 1)?;
+                    }
+                }
+                Some(())
+            }
+            Value::Object(map) => {
+                self.values(map.len())?;
+                self.objects += 1;
+                self.sink.word(tagged(TAG_OBJECT, map.len()));
+                if !map.is_empty() {
+                    if depth >= Fingerprint::MAX_DEPTH {
+                        return None;
+                    }
+                    for (key, item) in map {
+                        self.text(key.len())?;
+                        self.sink.text(key.len() as u64, key);
+                        self.member(item, depth + 1)?;
+                    }
+                }
+                Some(())
+            }
+            scalar => self.scalar(scalar),
+        }
+    }
+
+    /// Feeds a member or element: a container by recursion, a scalar here.
+    #[inline]
+    fn member(&mut self, value: &Value, depth: usize) -> Option<()> {
+        match value {
+            Value::Array(_) | Value::Object(_) => self.value(value, depth),
+            scalar => self.scalar(scalar),
+        }
+    }
+
+    /// Feeds a scalar (a container feeds nothing here).
+    #[inline]
+    fn scalar(&mut self, value: &Value) -> Option<()> {
+        match value {
+            Value::Null => self.sink.word(TAG_NULL),
+            Value::Bool(flag) => self.sink.word(if *flag { TAG_TRUE } else { TAG_FALSE }),
+            Value::Number(number) => write_number(self.sink, number),
+            Value::String(text) => {
+                self.text(text.len())?;
+                self.sink.text(tagged(TAG_STRING, text.len()), text);
+            }
+            Value::Array(_) | Value::Object(_) => {}
+        }
+        Some(())
     }
 }
 
 /// Walks `root` depth first in document order, feeding `sink`, and returns the owned-byte estimate.
 ///
-/// The open containers live in a fixed array of [`Fingerprint::MAX_DEPTH`] frames on the stack, so the walk
-/// allocates nothing; a container at depth `d` occupies frame `d`, and a container that would need a frame past
-/// the end has members deeper than the limit.
+/// The walk recurses once per level and gives up below [`Fingerprint::MAX_DEPTH`], so no input can take it
+/// deeper than that many frames, and it allocates nothing.
 fn walk(root: &Value, sink: &mut impl Sink) -> Option<usize> {
-    let mut frames: [Option<Frame<'_>>; Fingerprint::MAX_DEPTH] = array::from_fn(|_| None);
-    let mut height = 0;
-    let mut totals = Totals {
+    let mut walk = Walk {
+        sink,
         values: 1,
         text: 0,
-        bytes: 0,
+        texts: 0,
+        objects: 0,
     };
-    let mut next = Some(root);
-    while let Some(value) = next.take() {
-        totals.bytes = totals.bytes.saturating_add(VALUE_BYTES);
-        let opened = match value {
-            Value::Null => {
-                sink.byte(TAG_NULL);
-                None
-            }
-            Value::Bool(flag) => {
-                sink.byte(if *flag { TAG_TRUE } else { TAG_FALSE });
-                None
-            }
-            Value::Number(number) => {
-                write_number(sink, number);
-                None
-            }
-            Value::String(text) => {
-                totals.text(text.len())?;
-                sink.byte(TAG_STRING);
-                sink.text(text);
-                None
-            }
-            Value::Array(items) => {
-                totals.values(items.len())?;
-                sink.byte(TAG_ARRAY);
-                sink.word(items.len() as u64);
-                (!items.is_empty()).then(|| Frame::Array(items.iter()))
-            }
-            Value::Object(map) => {
-                totals.values(map.len())?;
-                totals.bytes = totals.bytes.saturating_add(OBJECT_BYTES);
-                sink.byte(TAG_OBJECT);
-                sink.word(map.len() as u64);
-                (!map.is_empty()).then(|| Frame::Object(map.iter()))
-            }
-        };
-        if let Some(frame) = opened {
-            // The members of a container at depth `height` sit at `height + 1`; past the last frame they are too deep.
-            *frames.get_mut(height)? = Some(frame);
-            height += 1;
-        }
-        // Take the next value from the innermost open container, closing exhausted ones; an object's key is fed
-        // and counted on the way.
-        while let Some(top) = height.checked_sub(1) {
-            match frames.get_mut(top) {
-                Some(Some(Frame::Array(items))) => {
-                    if let Some(item) = items.next() {
-                        next = Some(item);
-                        break;
-                    }
-                }
-                Some(Some(Frame::Object(members))) => {
-                    if let Some((key, item)) = members.next() {
-                        totals.text(key.len())?;
-                        sink.text(key);
-                        next = Some(item);
-                        break;
-                    }
-                }
-                Some(None) | None => {}
-            }
-            height = top;
-        }
-    }
-    Some(totals.bytes)
+    walk.value(root, 0)?;
+    // Every count is far below its limit here, so none of these products or sums can overflow.
+    Some(
+        walk.values * VALUE_BYTES
+            + walk.objects * OBJECT_BYTES
+            + walk.text
+            + walk.texts * TEXT_BYTES,
+    )
 }
 
-/// Feeds a number: its kind and value, then its `f64` bit pattern.
+/// Feeds a number: its kind and value (an integer as itself, a float as its `f64` bit pattern).
 fn write_number(sink: &mut impl Sink, number: &Number) {
     if let Some(value) = number.as_i64() {
-        sink.byte(TAG_INTEGER);
+        sink.word(TAG_INTEGER);
         sink.word(value.cast_unsigned());
     } else if let Some(value) = number.as_u64() {
-        sink.byte(TAG_UNSIGNED);
+        sink.word(TAG_UNSIGNED);
         sink.word(value);
     } else {
-        sink.byte(TAG_FLOAT);
+        sink.word(TAG_FLOAT);
+        sink.word(number.as_f64().map_or(0, f64::to_bits));
     }
-    sink.word(number.as_f64().map_or(0, f64::to_bits));
 }

@@ -1,6 +1,7 @@
 //! Identity of JSON values checked without allocating, for the lookup path.
 
 use crate::Fingerprint;
+use crate::fingerprint::text_words;
 use serde_json::{Number, Value};
 
 /// Whether `a` and `b` are identical: the same kinds, object keys in the same order, equal strings and booleans,
@@ -20,13 +21,10 @@ fn bounded(a: &Value, b: &Value) -> Option<bool> {
     same(a, b, 0)
 }
 
-/// [`bounded`] of two values at `depth`.
+/// [`bounded`] of two values at `depth`; only containers recurse, a scalar member is compared in its container's
+/// loop.
 fn same(a: &Value, b: &Value, depth: usize) -> Option<bool> {
     match (a, b) {
-        (Value::Null, Value::Null) => Some(true),
-        (Value::Bool(p), Value::Bool(q)) => Some(p == q),
-        (Value::String(p), Value::String(q)) => Some(p == q),
-        (Value::Number(p), Value::Number(q)) => Some(same_number(p, q)),
         (Value::Array(p), Value::Array(q)) => {
             if p.len() != q.len() {
                 return Some(false);
@@ -35,7 +33,7 @@ fn same(a: &Value, b: &Value, depth: usize) -> Option<bool> {
                 return None;
             }
             for (x, y) in p.iter().zip(q) {
-                if !same(x, y, depth + 1)? {
+                if !member(x, y, depth + 1)? {
                     return Some(false);
                 }
             }
@@ -49,13 +47,62 @@ fn same(a: &Value, b: &Value, depth: usize) -> Option<bool> {
                 return None;
             }
             for ((kp, vp), (kq, vq)) in p.iter().zip(q) {
-                if kp != kq || !same(vp, vq, depth + 1)? {
+                if !same_text(kp, kq) || !member(vp, vq, depth + 1)? {
                     return Some(false);
                 }
             }
             Some(true)
         }
-        _ => Some(false),
+        _ => Some(same_scalar(a, b)),
+    }
+}
+
+/// [`same`] of a member or element: containers by recursion, scalars here.
+#[inline]
+fn member(a: &Value, b: &Value, depth: usize) -> Option<bool> {
+    match a {
+        Value::Array(_) | Value::Object(_) => same(a, b, depth),
+        _ => Some(same_scalar(a, b)),
+    }
+}
+
+/// Whether two values are identical scalars (a container is never identical here).
+#[inline]
+fn same_scalar(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::String(p), Value::String(q)) => same_text(p, q),
+        (Value::Number(p), Value::Number(q)) => same_number(p, q),
+        _ => false,
+    }
+}
+
+/// Texts longer than this are compared by the library's `memcmp`, whose call the length pays for.
+const INLINE_TEXT: usize = 32;
+
+/// Whether two texts are equal; the short keys and strings of a schema are compared a word at a time, inline,
+/// reading the same words as the fingerprint ([`text_words`]), which determine a text of a given length.
+fn same_text(p: &str, q: &str) -> bool {
+    let (p, q) = (p.as_bytes(), q.as_bytes());
+    if p.len() != q.len() {
+        return false;
+    }
+    if p.len() > INLINE_TEXT {
+        return p == q;
+    }
+    let word = |bytes: &[u8; 8]| u64::from_le_bytes(*bytes);
+    if p.len() >= 8 {
+        let (mine, _) = p.as_chunks::<8>();
+        let (theirs, _) = q.as_chunks::<8>();
+        mine.iter().zip(theirs).all(|(a, b)| word(a) == word(b))
+            && p.last_chunk::<8>().map(word) == q.last_chunk::<8>().map(word)
+    } else {
+        let mut mine = 0;
+        let mut theirs = 0;
+        text_words(p, |w| mine = w);
+        text_words(q, |w| theirs = w);
+        mine == theirs
     }
 }
 
@@ -75,7 +122,7 @@ fn same_number(p: &Number, q: &Number) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::identity::{bounded, identical};
+    use crate::identity::{bounded, identical, same_text};
     use serde_json::{Value, json};
 
     fn nested(levels: usize) -> Value {
@@ -102,6 +149,24 @@ mod tests {
                 llmshim_core::json::identical(a, b),
                 "{a} vs {b}"
             );
+        }
+    }
+
+    #[test]
+    fn texts_compare_equal_exactly_when_their_bytes_do() {
+        // Every length around the word sizes, with one byte changed at every position in turn.
+        for len in 0..=40 {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            assert!(same_text(&text, &text.clone()), "{text:?}");
+            for at in 0..len {
+                let mut bytes = text.clone().into_bytes();
+                bytes[at] = b'#';
+                let other = String::from_utf8(bytes).expect("ASCII");
+                assert!(!same_text(&text, &other), "{text:?} vs {other:?}");
+            }
+            assert!(!same_text(&text, &format!("{text}a")));
         }
     }
 

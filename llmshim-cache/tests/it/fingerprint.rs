@@ -73,6 +73,28 @@ fn key_order_signed_zero_and_number_kind_all_change_the_hash() {
 }
 
 #[test]
+fn a_text_changed_in_any_one_byte_changes_the_hash() {
+    // Texts are folded eight bytes at a time; every length around those words, changed at every position, as a
+    // string and as a key.
+    for len in 1..=40 {
+        let text: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        for at in 0..len {
+            let mut bytes = text.clone().into_bytes();
+            bytes[at] = b'#';
+            let other = String::from_utf8(bytes).expect("ASCII");
+            assert_ne!(hash(&json!(text)), hash(&json!(other)), "{text:?}");
+            assert_ne!(
+                hash(&json!({ text.as_str(): 1 })),
+                hash(&json!({ other.as_str(): 1 })),
+                "{text:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn values_nested_deeper_than_96_get_no_fingerprint() {
     // `null` inside 96 arrays sits at depth 96, the deepest allowed; inside 97 it is too deep.
     assert!(fingerprint(&nested(96)).is_some());
