@@ -248,7 +248,11 @@ impl<S: Sink> Walk<'_, S> {
     }
 
     /// Feeds a member or element: a container by recursion, a scalar here.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "left to itself the compiler calls it for every member; inlined, the walk costs less"
+    )]
+    #[inline(always)]
     fn member(&mut self, value: &Value, depth: usize) -> Option<()> {
         match value {
             Value::Array(_) | Value::Object(_) => self.value(value, depth),
@@ -257,7 +261,11 @@ impl<S: Sink> Walk<'_, S> {
     }
 
     /// Feeds a scalar (a container feeds nothing here).
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "left to itself the compiler calls it for every scalar; inlined, the walk costs less"
+    )]
+    #[inline(always)]
     fn scalar(&mut self, value: &Value) -> Option<()> {
         match value {
             Value::Null => self.sink.word(TAG_NULL),

@@ -58,7 +58,11 @@ fn same(a: &Value, b: &Value, depth: usize) -> Option<bool> {
 }
 
 /// [`same`] of a member or element: containers by recursion, scalars here.
-#[inline]
+#[expect(
+    clippy::inline_always,
+    reason = "left to itself the compiler calls it for every member; inlined, the comparison costs less"
+)]
+#[inline(always)]
 fn member(a: &Value, b: &Value, depth: usize) -> Option<bool> {
     match a {
         Value::Array(_) | Value::Object(_) => same(a, b, depth),
@@ -67,7 +71,11 @@ fn member(a: &Value, b: &Value, depth: usize) -> Option<bool> {
 }
 
 /// Whether two values are identical scalars (a container is never identical here).
-#[inline]
+#[expect(
+    clippy::inline_always,
+    reason = "left to itself the compiler calls it for every scalar; inlined, the comparison costs less"
+)]
+#[inline(always)]
 fn same_scalar(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
