@@ -7,9 +7,9 @@ use std::hash::{self, BuildHasher};
 /// and varied for each instance.
 ///
 /// Hashes therefore differ between processes and between memos, while results never do.
-/// It is the fast variant of foldhash, which digests a fingerprint's tags and words several times faster than the
-/// standard library's `SipHash`; a memo checks every hash match for identity, so the hash needs speed and spread,
-/// not resistance to attack.
+/// It is the fast variant of foldhash, which digests a key's fields and the fingerprint's folded word several times
+/// faster than the standard library's `SipHash`; a memo checks every hash match for identity, so the hash needs speed
+/// and spread, not resistance to attack.
 #[derive(Clone, Debug, Default)]
 pub struct RandomState(hashbrown::DefaultHashBuilder);
 
