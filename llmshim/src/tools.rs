@@ -56,7 +56,7 @@ impl Normalizer {
         self.with_flags(flags).native_tools(options, request, flags)
     }
 
-    /// The translation in four steps: raw MCP tools converted, every function normalized, the Anthropic budget
+    /// The translation in three steps: every function normalized (raw MCP tools included), the Anthropic budget
     /// applied, the native array assembled; then the request wrapper.
     fn native_tools(
         &self,
@@ -68,21 +68,14 @@ impl Normalizer {
         let envelope = &rules.envelope;
         let bypassed = options.bypass || flags.no_schema_normalization;
         let mut changed = false;
-        let mut from_mcp: Vec<usize> = Vec::new();
-        if !classify::reads_mcp_tools(envelope) {
-            // Raw MCP tools become chat tools by structure only: their schema is normalized once, for the target,
-            // which also requires it to describe an object, as MCP ingestion would.
-            from_mcp = normalize::convert_mcp_tools(envelope.tools_mut(request));
-            changed |= !from_mcp.is_empty();
-        }
         let prefix = envelope.body_pointer(request);
         let mut report = ToolsReport::default();
         if let Some(tools) = envelope.tools_mut(request) {
             let run = normalize::Run { options, bypassed };
+            // Raw MCP tools are translated by structure, as the canonical chat tool they stand for: their schema is
+            // normalized once, for the target (which requires it to describe an object, as MCP ingestion would),
+            // and assembly writes them straight into the target's shape.
             let mut pending = self.normalize_tools(run, envelope, tools);
-            for p in &mut pending {
-                p.from_mcp = from_mcp.contains(&p.index);
-            }
             if let Some(budget) = rules.strict.and_then(|s| s.anthropic_budget) {
                 self.apply_request_budget(
                     options,

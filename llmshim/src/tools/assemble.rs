@@ -5,13 +5,13 @@ use llmshim_core::rules::Envelope;
 use serde_json::{Map, Value};
 
 use crate::tools::classify::{Kind, classify};
-use crate::tools::envelope::{build, edit_declaration, edit_tool, strict_value};
+use crate::tools::envelope::{build, build_from_mcp, edit_declaration, edit_tool, strict_value};
 use crate::tools::normalize::Pending;
 use crate::tools::report::{ToolReport, ToolsReport};
 
 /// Writes every pending tool into the native array: a tool in the envelope's shape is edited in place, one of
-/// another shape is rebuilt (for declarations: gathered into one new element where the first of them stood), and
-/// every other element keeps its place. Returns whether anything changed.
+/// another shape (a raw MCP tool included) is rebuilt (for declarations: gathered into one new element where the
+/// first of them stood), and every other element keeps its place. Returns whether anything changed.
 pub(crate) fn assemble(
     tools: Option<&mut Vec<Value>>,
     envelope: &Envelope,
@@ -40,6 +40,25 @@ pub(crate) fn assemble(
         let shape = match kind {
             Kind::Other => {
                 result.push(tool);
+                continue;
+            }
+            Kind::Mcp => {
+                let Some(p) = mine.first_mut() else {
+                    result.push(tool);
+                    continue;
+                };
+                let strict = strict_value(envelope, p);
+                record(out, &tool, p, strict, prefix, envelope);
+                match envelope.layout {
+                    Layout::Declarations { declaration, .. } => {
+                        gathered_at.get_or_insert(result.len());
+                        gathered.push(build_from_mcp(tool, declaration, p, envelope, strict));
+                    }
+                    Layout::Tool(native) => {
+                        result.push(build_from_mcp(tool, native, p, envelope, strict));
+                    }
+                }
+                changed = true;
                 continue;
             }
             Kind::Declarations => {

@@ -193,11 +193,28 @@ pub(crate) fn build(
         fields.insert("description".to_owned(), d);
     }
     finish_fields(&mut fields, to, p, envelope, strict);
+    in_shape(fields, to, extras, envelope)
+}
+
+/// A rebuilt tool's finished fields put in shape `to`: its tag first, then the fields (in the holder, if `to` has
+/// one), then the extras the envelope carries; the others are dropped without recursion.
+fn in_shape(
+    mut fields: Map<String, Value>,
+    to: ToolShape,
+    extras: Vec<(&'static str, Value)>,
+    envelope: &Envelope,
+) -> Value {
     let mut m = match (to.tag, to.holder) {
         // A flat shape without a tag is its fields.
         (None, None) => fields,
+        // A flat tagged shape is its fields behind the tag, put in front of them in place (unless a field has the
+        // tag's key, whose value then wins in the tag's place, as when the fields are copied behind a new tag).
+        (Some((key, value)), None) if !json::has(&fields, key) => {
+            fields.shift_insert(0, key.to_owned(), Value::String(value.to_owned()));
+            fields
+        }
         (tag, holder) => {
-            let mut m = Map::with_capacity(3);
+            let mut m = Map::with_capacity(2 + extras.len());
             if let Some((key, value)) = tag {
                 m.insert(key.to_owned(), Value::String(value.to_owned()));
             }
@@ -218,6 +235,82 @@ pub(crate) fn build(
         }
     }
     Value::Object(m)
+}
+
+/// A raw MCP tool rebuilt in shape `to` of the envelope, in one step: what [`build`] makes of the canonical chat tool
+/// converted from it (`llmshim_mcp::into_chat_tool`), without that tool. The fields are its `name` (`null` when
+/// absent) and its `description` (or its `title` when it has no `description` key; neither when it has neither key),
+/// then the schema and `strict`; the extras it has follow; every other field is dropped without recursion. `tool` is
+/// consumed; its schema was moved out (or is dropped, a schema too deep to normalize).
+pub(crate) fn build_from_mcp(
+    tool: Value,
+    to: ToolShape,
+    p: &mut Pending,
+    envelope: &Envelope,
+    strict: Option<bool>,
+) -> Value {
+    let (mut fields, extras) = mcp_fields(tool);
+    finish_fields(&mut fields, to, p, envelope, strict);
+    in_shape(fields, to, extras, envelope)
+}
+
+/// The key of a tool's name.
+const NAME: &str = "name";
+/// The key of a tool's description.
+const DESCRIPTION: &str = "description";
+/// The key of an MCP tool's title, its description when it has no `description` key.
+const TITLE: &str = "title";
+
+/// A raw MCP tool's `name` and `description` as the first fields of a rebuilt tool, in that order, and the extras it
+/// has. The tool's own map is kept as the fields where it has a `name`: every other member is dropped in place (the
+/// map keeps its stored hashes, so no kept key is hashed or allocated again), and a `description` standing before
+/// the name is moved behind it. Only a tool without a `name` gets a new map.
+fn mcp_fields(tool: Value) -> (Map<String, Value>, Vec<(&'static str, Value)>) {
+    let mut extras = Vec::new();
+    let mut map = match tool {
+        Value::Object(map) => map,
+        other => {
+            json::dismantle(other);
+            Map::new()
+        }
+    };
+    let mut title = None;
+    let mut has_description = false;
+    map.retain(|key, value| match key.as_str() {
+        NAME => true,
+        DESCRIPTION => {
+            has_description = true;
+            true
+        }
+        TITLE => {
+            title = Some(std::mem::take(value));
+            false
+        }
+        other => {
+            match Envelope::EXTRAS.iter().find(|e| **e == other) {
+                Some(extra) => extras.push((*extra, std::mem::take(value))),
+                None => json::dismantle(std::mem::take(value)),
+            }
+            false
+        }
+    });
+    let description_first = map.keys().next().is_some_and(|k| k == DESCRIPTION);
+    if !json::has(&map, NAME) {
+        let mut fields = Map::with_capacity(4);
+        fields.insert(NAME.to_owned(), Value::Null);
+        fields.extend(map);
+        map = fields;
+    } else if description_first && let Some((key, value)) = map.shift_remove_entry(DESCRIPTION) {
+        map.insert(key, value);
+    }
+    if let Some(title) = title {
+        if has_description {
+            json::dismantle(title);
+        } else {
+            map.insert(DESCRIPTION.to_owned(), title);
+        }
+    }
+    (map, extras)
 }
 
 /// Appends the schema (by the empty-schema rule) under `to`'s schema key and `strict` to a rebuilt tool's fields.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::schema::pipeline::fallback;
 use crate::schema::{Normalizer, Options, Original};
-use crate::tools::classify::{Kind, MCP_SCHEMA, classify};
+use crate::tools::classify::{Kind, MCP_SHAPE, classify};
 
 /// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
 /// (by the options or the environment read once for the request).
@@ -23,8 +23,6 @@ pub(crate) struct Run<'a> {
 pub(crate) struct Pending {
     /// The shape the tool had in the input (a declaration's shape for a declaration).
     pub(crate) shape: ToolShape,
-    /// The tool was a raw MCP tool, converted to a chat tool (by structure alone) before translation.
-    pub(crate) from_mcp: bool,
     /// The tool's index in `tools`.
     pub(crate) index: usize,
     /// The declaration's index inside its element, for a declaration edited in place.
@@ -59,8 +57,6 @@ impl Pending {
             p.push('/');
             push_index(&mut p, d);
             self.shape.push_tokens_of(&mut p, self.key);
-        } else if self.from_mcp {
-            llmshim_core::pointer::push_token(&mut p, MCP_SCHEMA);
         } else {
             self.shape.push_tokens_of(&mut p, self.key);
         }
@@ -101,19 +97,6 @@ pub(crate) fn not_object() -> Normalization {
     )
 }
 
-/// Converts every raw MCP tool of `tools` into a canonical chat tool by structure alone, its schema as it is;
-/// returns the converted tools' indices.
-pub(crate) fn convert_mcp_tools(tools: Option<&mut Vec<Value>>) -> Vec<usize> {
-    let mut out = Vec::new();
-    for (index, tool) in tools.into_iter().flatten().enumerate() {
-        if llmshim_mcp::is_mcp_tool(tool) {
-            *tool = llmshim_mcp::into_chat_tool(std::mem::take(tool));
-            out.push(index);
-        }
-    }
-    out
-}
-
 impl Normalizer {
     /// Raw MCP tools become canonical chat tools after the MCP tool normalization (what `prepare_request` does);
     /// returns each converted tool's report.
@@ -151,6 +134,15 @@ impl Normalizer {
         for (index, tool) in tools.iter_mut().enumerate() {
             match classify(tool, envelope) {
                 Kind::Other => {}
+                Kind::Mcp => {
+                    // A raw MCP tool carries no strictness of its own (its `strict` is not a field of MCP, and the
+                    // chat tool it stands for has none): the caller's applies.
+                    let requested = run.options.strict;
+                    let mut p = self.normalize_moved(run, MCP_SHAPE, tool, requested);
+                    p.requested = requested;
+                    p.index = index;
+                    pending.push(p);
+                }
                 Kind::Declarations => {
                     let Some(decls) = envelope.declarations(tool) else {
                         continue;
@@ -238,7 +230,6 @@ impl Normalizer {
             );
             return Pending {
                 shape,
-                from_mcp: false,
                 index: 0,
                 declaration: None,
                 requested,
@@ -283,7 +274,6 @@ impl Normalizer {
         }
         Pending {
             shape,
-            from_mcp: false,
             index: 0,
             declaration: None,
             requested,

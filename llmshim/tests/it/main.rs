@@ -28,3 +28,4 @@ mod strict_fixtures;
 mod support;
 mod tools_corpus;
 mod tools_golden;
+mod tools_mcp;
