@@ -268,9 +268,11 @@ fn fixed(members: &[(&str, &str)]) -> Value {
 
 /// Whether `schema` has `type: "object"` and no or empty `properties`.
 fn is_empty_object(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("object")
-        && schema
-            .get("properties")
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    json::member(map, "type").and_then(Value::as_str) == Some("object")
+        && json::member(map, "properties")
             .and_then(Value::as_object)
             .is_none_or(Map::is_empty)
 }

@@ -25,7 +25,10 @@ pub(crate) fn assemble(
     let before = std::mem::take(tools);
     out.tools.reserve(pending.len());
     let mut changed = false;
-    let mut gathered: Vec<Value> = Vec::new();
+    let mut gathered: Vec<Value> = match envelope.layout {
+        Layout::Declarations { .. } => Vec::with_capacity(pending.len()),
+        Layout::Tool(_) => Vec::new(),
+    };
     let mut gathered_at: Option<usize> = None;
     let mut result: Vec<Value> = Vec::with_capacity(before.len());
     // `pending` is in tool order, so each tool's entries are the next run of the same index.

@@ -130,7 +130,8 @@ impl Normalizer {
         envelope: &Envelope,
         tools: &mut [Value],
     ) -> Vec<Pending> {
-        let mut pending = Vec::new();
+        // One entry per function tool, so a tool count is the usual size (a pending tool is large to move).
+        let mut pending = Vec::with_capacity(tools.len());
         for (index, tool) in tools.iter_mut().enumerate() {
             match classify(tool, envelope) {
                 Kind::Other => {}
@@ -194,14 +195,17 @@ impl Normalizer {
         tool: &mut Value,
         requested: bool,
     ) -> Pending {
-        let movable = shape
-            .schema_mut(tool)
-            .is_some_and(|s| !run.bypassed || json::depth_within(s, HARD_MAX_DEPTH).is_some());
-        if !movable {
+        // The schema's key and slot are found once; without a slot, the tool is read as it is.
+        let slot = shape.fields_mut(tool).and_then(|fields| {
+            let key = shape.schema_key(fields)?;
+            Some((key, json::member_mut(fields, key)?))
+        });
+        let Some((key, slot)) =
+            slot.filter(|(_, s)| !run.bypassed || json::depth_within(s, HARD_MAX_DEPTH).is_some())
+        else {
             return self.normalize_one(run, shape, tool, requested);
-        }
-        let key = schema_key(shape, tool);
-        let schema = shape.schema_mut(tool).map(std::mem::take);
+        };
+        let schema = Some(std::mem::take(slot));
         let mut p = self.normalize_schema(run, shape, schema, requested);
         p.taken = true;
         p.key = key;
@@ -265,7 +269,12 @@ impl Normalizer {
             } else {
                 report = self.normalize_with(&options, s);
             }
-            if !run.bypassed && s.get("type").and_then(Value::as_str) != Some("object") {
+            let object = s
+                .as_object()
+                .and_then(|m| json::member(m, "type"))
+                .and_then(Value::as_str)
+                == Some("object");
+            if !run.bypassed && !object {
                 *s = fallback();
                 report = not_object();
             }
