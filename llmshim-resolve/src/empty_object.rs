@@ -6,8 +6,10 @@
 //! its cycle, and a stub would let the model write one. The answer is three-valued (admits, rejects, cannot tell
 //! without resolving a reference) and the stub is made only on a sure "admits".
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
+use hashbrown::HashMap;
 use llmshim_core::keyword::SNAKE_CASE;
 use serde_json::{Map, Value};
 
@@ -29,14 +31,24 @@ pub(crate) fn admits_empty_object<'v, R>(
 where
     R: Fn(&str, &str) -> Option<(&'v Value, Arc<str>)>,
 {
-    let reader = Reader { resolve };
+    let reader = Reader {
+        resolve,
+        answers: RefCell::new(HashMap::new()),
+    };
     reader.node(site, base, 0) == Some(true)
 }
 
 /// Reads schemas for [`admits_empty_object`].
 struct Reader<'r, R> {
     resolve: &'r R,
+    /// The answer for each node already read, by the node's address, its base URI and its depth: the same answer
+    /// the reading would give again, so that a node that several entries reach (a target that an `allOf` names
+    /// twice, and that names itself twice) is read once per depth, not once per path to it.
+    answers: RefCell<HashMap<Read, Option<bool>>>,
 }
+
+/// One reading of a node: its address, the base URI it is read under, and its depth.
+type Read = (*const Map<String, Value>, Arc<str>, usize);
 
 /// A node with the targets of its chain of references under it, each with its base URI: a key of an earlier layer
 /// wins, and every `$ref` but the last layer's is consumed by the chain (the last layer has none).
@@ -90,6 +102,17 @@ where
         if depth > MAX_DEPTH {
             return None;
         }
+        let key = (std::ptr::from_ref(map), base.clone(), depth);
+        if let Some(answer) = self.answers.borrow().get(&key) {
+            return *answer;
+        }
+        let answer = self.read(map, base, depth);
+        self.answers.borrow_mut().insert(key, answer);
+        answer
+    }
+
+    /// [`Reader::node`], read.
+    fn read(&self, map: &'v Map<String, Value>, base: Arc<str>, depth: usize) -> Option<bool> {
         let mut layers = vec![(map, base)];
         loop {
             let (last, base) = match layers.last() {
@@ -299,5 +322,24 @@ mod tests {
             deep = json!({"not": {"not": deep}});
         }
         assert!(!admits(site(), &json!({"T": deep})));
+    }
+
+    #[test]
+    fn a_target_that_names_itself_twice_is_read_once_per_depth() {
+        // Found by the property test (seed 1796166033339067023, Anthropic strict): each entry of `T`'s `allOf`
+        // is `T` again, without consuming anything of the instance, so every path down to the depth limit was read,
+        // 2^32 of them. Each node is now read once per depth; the answer stays "cannot tell".
+        let twice = json!({"T": {"type": "object", "allOf": [{"$ref": "#/$defs/T"}, {"$ref": "#/$defs/T"}]}});
+        assert!(!admits(site(), &twice));
+        // Three definitions naming the next one twice each: the same node met at one depth by many paths.
+        let chain = json!({
+            "T": {"allOf": [{"$ref": "#/$defs/U"}, {"$ref": "#/$defs/U"}, {"$ref": "#/$defs/T"}]},
+            "U": {"anyOf": [{"$ref": "#/$defs/V"}, {"$ref": "#/$defs/V"}, {"$ref": "#/$defs/T"}]},
+            "V": {"type": "object", "oneOf": [{"$ref": "#/$defs/T"}, {"$ref": "#/$defs/U"}]}
+        });
+        assert!(!admits(site(), &chain));
+        // A cycle whose every path admits `{}` still does, where the depth limit is not reached on the way.
+        let sure = json!({"T": {"anyOf": [{"type": "object"}, {"$ref": "#/$defs/T"}, {"$ref": "#/$defs/T"}]}});
+        assert!(admits(site(), &sure));
     }
 }
