@@ -81,11 +81,13 @@ const VACUOUS: LiftDrop = LiftDrop {
 
 /// A union branch that admits nothing.
 const CONJUNCTION: LiftDrop = LiftDrop {
-    rule: "google.isolate-any-of",
+    rule: "google.isolate-any-of, cca.merge-combinator",
     what: "the keywords of a union branch whose type (given, or inferred as the walker infers it) shares no \
-           value with the type of a node it is in conjunction with at the same position, and everything below it",
-    why: "the branch admits nothing, so isolation removes it (Gemini's isolation also removes an `integer` \
-          branch of a `number` node, which does admit values: the one case this entry does not cover)",
+           value with the types of the nodes it is in conjunction with at the same position, taken together, and \
+           everything below it (its own `allOf` entries and union branches too, typed or not)",
+    why: "the branch admits nothing, so isolation removes it, and the Code Assist merge lets the node's type win \
+          over it (Gemini's isolation also removes an `integer` branch of a `number` node, which does admit \
+          values: the one case this entry does not cover)",
 };
 
 /// A key a `$ref` sibling replaces.
@@ -381,9 +383,33 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-/// Whether two type names admit a common value (`integer` values are `number` values).
-fn overlap(a: &str, b: &str) -> bool {
-    a == b || matches!((a, b), ("integer", "number") | ("number", "integer"))
+/// Whether no value has a type of every one of `sets` at once: the types of a union branch's own node (`own`, empty
+/// when nothing says) and of every node it is in conjunction with at its position (`around`: the nodes whose union
+/// it is a branch of, at any depth of unions, each empty-free). A value must satisfy the node and the branch it is
+/// matched through, so an empty intersection means the branch, and every node below it at the same position (an
+/// `allOf` entry of the branch, a branch of its own unions), admits nothing. Intersected as kinds of value: `number`
+/// is the integers and the other numbers, `integer` the integers; any other name is a kind of its own.
+fn admits_nothing(own: &[String], around: &[Vec<String>]) -> bool {
+    let kinds = |name: &str| -> Vec<String> {
+        if name == "number" {
+            vec!["integer".to_owned(), "fraction".to_owned()]
+        } else {
+            vec![name.to_owned()]
+        }
+    };
+    let mut sets = around
+        .iter()
+        .map(Vec::as_slice)
+        .chain((!own.is_empty()).then_some(own));
+    let Some(first) = sets.next() else {
+        return false;
+    };
+    let mut common: HashSet<String> = first.iter().flat_map(|t| kinds(t)).collect();
+    for set in sets {
+        let admitted: HashSet<String> = set.iter().flat_map(|t| kinds(t)).collect();
+        common.retain(|k| admitted.contains(k));
+    }
+    common.is_empty()
 }
 
 /// Resolves a local reference (`#` or `#/json/pointer`) inside `root`.
@@ -507,14 +533,11 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         // Children under a key a sibling replaces, or under a key the node's own type makes vacuous (`properties`
         // of an array), describe nothing the output must keep. The same holds in a union branch for a key that the
         // type of a node around it makes vacuous (`properties` of a branch of a string node: VACUOUS), and for every
-        // child of a branch whose type shares no value with a node around it (the branch admits nothing:
-        // CONJUNCTION).
+        // child of a branch whose type shares no value with the nodes around it taken together, or of a node below
+        // such a branch at the same position (an `allOf` entry of it, typed or not): it admits nothing (CONJUNCTION).
         let own = visit.types();
         let around = visit.branch_of.clone().unwrap_or_default();
-        let admits_nothing = !own.is_empty()
-            && around
-                .iter()
-                .any(|types| !types.iter().any(|t| own.iter().any(|o| overlap(o, t))));
+        let admits_nothing = admits_nothing(&own, &around);
         let shadowed = |key: &str| {
             visit.shadow.iter().any(|s| s == key)
                 || admits_nothing
@@ -1103,14 +1126,10 @@ fn account(
     if vacuous(key, value, &own_types, nodes) {
         return Ok(Account::Dropped(VACUOUS.rule));
     }
-    // A branch whose types share no value with a node it is in conjunction with admits nothing.
+    // A branch whose types share no value with the nodes it is in conjunction with admits nothing, and so does a node
+    // below it at the same position (an `allOf` entry of such a branch), typed or not.
     if let Some(around) = &visit.branch_of
-        && !own_types.is_empty()
-        && around.iter().any(|types| {
-            !types
-                .iter()
-                .any(|t| own_types.iter().any(|o| overlap(o, t)))
-        })
+        && admits_nothing(&own_types, around)
     {
         return Ok(Account::Dropped(CONJUNCTION.rule));
     }
@@ -1807,6 +1826,56 @@ fn references_and_equivalent_forms_are_followed() {
         found[0].starts_with("const at properties/r (input /$defs/R)"),
         "{found:?}"
     );
+}
+
+/// Found by the property test (seed 1796226409171794092 on Code Assist, then on Google): a union branch whose type
+/// shares no value with its node's admits nothing, and neither does an `allOf` entry of that branch, which has no
+/// type of its own; the Code Assist merge (the node's type winning) or the Gemini isolation removes the branch with
+/// its entries. The invariant read "admits nothing" for the branch alone, so the entry's keyword looked lost.
+const ENTRY_OF_A_BRANCH_THAT_ADMITS_NOTHING: [&str; 2] = [
+    r#"{"properties":{"name":{"type":"string","anyOf":[{"type":"object","allOf":[{"minLength":0}]}]}},"required":[]}"#,
+    r#"{"properties":{"name":{"type":"object","any_of":[{"properties":{},"required":[]},{"type":"string","allOf":[{"dependentRequired":{"name":["user_id"]}}]}]}},"required":[]}"#,
+];
+
+#[test]
+fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
+    for text in ENTRY_OF_A_BRANCH_THAT_ADMITS_NOTHING {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+    }
+    // The entry is excused only where the node, the branch and the entry share no kind of value; where they do (a
+    // string, or the null the branch and the node both admit), the entry's keyword may not vanish.
+    let output = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    for (branch, entry, lost) in [
+        (json!("string"), json!({"minLength": 1}), 1),
+        (json!(["object", "string"]), json!({"minLength": 1}), 1),
+        (json!(["object", "null"]), json!({"minLength": 1}), 1),
+        (json!(["object", "null"]), json!({"type": "string", "minLength": 1}), 0),
+        (json!("object"), json!({"minLength": 1}), 0),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"type": ["string", "null"],
+            "anyOf": [{"type": branch, "allOf": [entry]}]}}});
+        let (found, _) = violations(&input, &output, true);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
+    // Three nodes in conjunction with no kind of value in common, though each two of them share one.
+    let input = json!({"type": "object", "properties": {"name": {"type": ["string", "null"],
+        "anyOf": [{"type": ["string", "integer"], "anyOf": [{"type": ["integer", "null"], "minLength": 1}]}]}}});
+    let (found, _) = violations(&input, &output, true);
+    assert!(found.is_empty(), "{found:?}");
+    let input = json!({"type": "object", "properties": {"name": {"type": ["string", "null"],
+        "anyOf": [{"type": ["string", "integer"], "anyOf": [{"type": ["string", "null"], "minLength": 1}]}]}}});
+    let (found, _) = violations(&input, &output, true);
+    assert_eq!(found.len(), 1, "{found:?}");
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
