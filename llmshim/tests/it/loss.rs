@@ -1859,7 +1859,11 @@ fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
         (json!("string"), json!({"minLength": 1}), 1),
         (json!(["object", "string"]), json!({"minLength": 1}), 1),
         (json!(["object", "null"]), json!({"minLength": 1}), 1),
-        (json!(["object", "null"]), json!({"type": "string", "minLength": 1}), 0),
+        (
+            json!(["object", "null"]),
+            json!({"type": "string", "minLength": 1}),
+            0,
+        ),
         (json!("object"), json!({"minLength": 1}), 0),
     ] {
         let input = json!({"type": "object", "properties": {"name": {"type": ["string", "null"],

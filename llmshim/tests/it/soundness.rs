@@ -283,7 +283,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
-    relax(node, cx.reading)
+    relax(node, cx.reading, cx.root)
 }
 
 /// Removes from the `anyOf` and `oneOf` branches of `node` every key (but `description`) that `winner` carries: a
@@ -300,25 +300,41 @@ fn strip_from_unions(node: &mut Map<String, Value>, winner: &Map<String, Value>)
     }
 }
 
-/// The type a combinator branch has once merged: its own, or that of its own combinators' first branch (the Code
-/// Assist merge gives a branch the type of its first branch).
-fn merged_type(branch: &Map<String, Value>) -> Option<&Value> {
-    branch.get("type").or_else(|| {
-        ["allOf", "anyOf", "oneOf"].iter().find_map(|combinator| {
-            branch
-                .get(*combinator)
-                .and_then(Value::as_array)
-                .and_then(|branches| branches.first())
-                .and_then(Value::as_object)
-                .and_then(merged_type)
+/// The types a combinator branch may have once merged: its own; or, without one, those its first combinator's
+/// branches may have. The Code Assist merge gives a union the type of its first branch when every branch has that
+/// type; otherwise `target.narrow-union` keeps the first branch that passes the target's check on its own, which an
+/// untyped branch does not, so the union takes the type of one of its typed branches, whichever that is. (An `allOf`
+/// merges only when its entries share the first entry's type.)
+fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
+    if let Some(ty) = branch.get("type") {
+        return vec![ty];
+    }
+    ["allOf", "anyOf", "oneOf"]
+        .iter()
+        .find_map(|combinator| {
+            let branches = branch.get(*combinator).and_then(Value::as_array)?;
+            let types: Vec<&Value> = if *combinator == "allOf" {
+                branches
+                    .first()
+                    .and_then(Value::as_object)
+                    .map(merged_types)
+                    .unwrap_or_default()
+            } else {
+                branches
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .flat_map(merged_types)
+                    .collect()
+            };
+            (!types.is_empty()).then_some(types)
         })
-    })
+        .unwrap_or_default()
 }
 
 /// The relaxations of one node whose children are read: a single-entry `allOf` merged with the entry winning, a key
 /// the node carries winning over its combinator branches', the lifted keywords dropped, a `oneOf` read as `anyOf`
-/// and the undeclared required names dropped, as `reading` says.
-fn relax(mut map: Map<String, Value>, reading: &Reading) -> Value {
+/// and the undeclared required names dropped, as `reading` says; `root` is the original document.
+fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value) -> Value {
     if reading.entry_wins
         && let Some(Value::Array(entries)) = map.get("allOf")
         && let [Value::Object(entry)] = entries.as_slice()
@@ -336,6 +352,35 @@ fn relax(mut map: Map<String, Value>, reading: &Reading) -> Value {
                     own.retain(|key, _| key == "description" || !branch.contains_key(key));
                 }
             }
+        }
+        // An entry that is a reference [`read`] kept (one met again below itself) stands for its target, whose keys
+        // the pipeline merges into the node: those win too, so the node keeps only the keys its target lacks beside
+        // the reference (read as a conjunction, which admits no more than the merged node).
+        if let Some(Value::Object(target)) = entry
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            let camel = |key: &str| -> String {
+                SNAKE
+                    .iter()
+                    .find(|(snake, _)| reading.snake_case && *snake == key)
+                    .map_or(key, |(_, camel)| *camel)
+                    .to_owned()
+            };
+            let mut carried: BTreeSet<String> = target.keys().map(|k| camel(k)).collect();
+            for combinator in ["anyOf", "oneOf", "any_of", "one_of"] {
+                if !reading.branches_yield {
+                    break;
+                }
+                if let Some(Value::Array(branches)) = target.get(combinator) {
+                    for branch in branches.iter().filter_map(Value::as_object) {
+                        carried.extend(branch.keys().map(|k| camel(k)));
+                    }
+                }
+            }
+            own.retain(|key, _| key == "description" || !carried.contains(key));
         }
         map = own;
         for (key, value) in entry {
@@ -364,14 +409,26 @@ fn relax(mut map: Map<String, Value>, reading: &Reading) -> Value {
     if reading.node_wins {
         let typed = reading.typed(&map);
         let own_type = map.get("type").cloned();
-        let own: BTreeSet<String> = map.keys().cloned().collect();
+        // The node's own combinators never win over a branch's: the walk merges or narrows a branch's unions when it
+        // leaves the branch, before its node merges the branch, and the merge removes the node's union first.
+        let own: BTreeSet<String> = map
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "allOf" | "anyOf" | "oneOf"))
+            .cloned()
+            .collect();
         for combinator in ["allOf", "anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = map.get_mut(combinator) {
                 for branch in branches.iter_mut() {
                     if let Value::Object(b) = branch {
                         // A branch of another type than the node's had its type's keywords judged for that type
                         // (`google.type-applicability`) before the node's type won: it is read as admitting anything.
-                        if typed && merged_type(b).is_some_and(|t| Some(t) != own_type.as_ref()) {
+                        // Where the branch's type depends on which of its own branches a narrowing keeps, it is read
+                        // so only when none of them has the node's type.
+                        let types = merged_types(b);
+                        if typed
+                            && !types.is_empty()
+                            && types.iter().all(|t| Some(*t) != own_type.as_ref())
+                        {
                             b.retain(|key, _| key == "description");
                         }
                         b.retain(|key, _| match key.as_str() {
@@ -822,6 +879,70 @@ fn the_listed_widenings_still_widen_and_their_readings_cover_them() {
         "these merges no longer admit more than the original: remove them from `widenings` and their reading from \
          `Reading`:\n{}",
         stale.join("\n")
+    );
+}
+
+/// Found by the property (seed 1796226409171794092, Code Assist): in a string node, the union branch
+/// `{"anyOf": [{"minLength": 1}, {"type": "number"}]}` has no type of its own; its union cannot be merged, so
+/// `target.narrow-union` keeps `{"type": "number"}` (the untyped branch fails the target's check), and the node's
+/// `string` then wins over it (`cca.merge-combinator`): the output admits every string, as the listed widening says.
+/// The reading took the type of the union's first branch, which has none, and so read the branch as a constraint.
+#[test]
+fn a_branch_typed_by_the_narrowing_of_its_own_union_yields_to_the_node() {
+    let input = json!({"properties": {"name": {"type": "string", "oneOf": [
+        {"anyOf": [{"min_length": 1}, {"type": ["number", "null"]}]}]}}, "required": []});
+    for strict in [false, true] {
+        let found = verdict(&input, Target::CloudCodeAssist, strict, |_| {});
+        assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    }
+    // The branch is read as admitting anything only when none of the types its union may take is the node's.
+    let reading = Reading {
+        node_wins: true,
+        ..Reading::default()
+    };
+    let read = |branches: Value| {
+        let node = json!({"type": "string", "anyOf": [{"anyOf": branches}]});
+        read_original(&node, &reading).expect("a readable schema")["anyOf"][0].clone()
+    };
+    assert_eq!(
+        read(json!([{"minLength": 1}, {"type": "number"}, {"type": "boolean"}])),
+        json!({})
+    );
+    let kept = json!([{"type": "number"}, {"type": "string", "minLength": 2}]);
+    assert_eq!(read(kept.clone()), json!({"anyOf": kept}));
+}
+
+/// Found by the property (Google and Code Assist): the single `allOf` entry `{"$ref": "#"}` of a string node deep in
+/// the root is merged into the node with the entry winning (`walk.merge-all-of`), so the node becomes the root,
+/// an object. The reading kept the reference (the root is met again below itself) beside the node's `type: string`,
+/// a conjunction that admits nothing, where the pipeline's merge lets the root's keys win.
+#[test]
+fn a_kept_reference_entry_wins_over_its_node() {
+    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": "string",
+        "allOf": [{"$ref": "#"}]}}, "required": []}}, "required": []});
+    for target in [Target::Google, Target::CloudCodeAssist] {
+        for strict in [false, true] {
+            let found = verdict(&input, target, strict, |_| {});
+            assert!(
+                matches!(found, Verdict::Sound { .. }),
+                "{} strict={strict}: {found:?}",
+                target.name()
+            );
+        }
+    }
+    // The node keeps, beside the reference, the keys the root does not carry.
+    let reading = Reading {
+        entry_wins: true,
+        siblings_win: true,
+        ..Reading::default()
+    };
+    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": "string",
+        "minProperties": 1, "allOf": [{"$ref": "#"}]}}}}});
+    let read = read_original(&input, &reading).expect("a readable schema");
+    assert_eq!(
+        read["properties"]["name"]["properties"]["name"]["properties"]["name"]["properties"]["name"],
+        json!({"minProperties": 1, "$ref": "#"}),
+        "{read}"
     );
 }
 
