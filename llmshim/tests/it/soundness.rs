@@ -424,10 +424,10 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value) -> Value 
                         // (`google.type-applicability`) before the node's type won: it is read as admitting anything.
                         // Where the branch's type depends on which of its own branches a narrowing keeps, it is read
                         // so only when none of them has the node's type.
-                        let types = merged_types(b);
+                        let merged = merged_types(b);
                         if typed
-                            && !types.is_empty()
-                            && types.iter().all(|t| Some(*t) != own_type.as_ref())
+                            && !merged.is_empty()
+                            && merged.iter().all(|t| Some(*t) != own_type.as_ref())
                         {
                             b.retain(|key, _| key == "description");
                         }
