@@ -83,7 +83,8 @@ const VACUOUS: LiftDrop = LiftDrop {
 const CONJUNCTION: LiftDrop = LiftDrop {
     rule: "google.isolate-any-of, cca.merge-combinator",
     what: "the keywords of a union branch whose type (given, or inferred as the walker infers it) shares no \
-           value with the types of the nodes it is in conjunction with at the same position, taken together, and \
+           value with the types of the nodes it is in conjunction with at the same position (and of its own typed \
+           `allOf` entries), taken together, and \
            everything below it (its own `allOf` entries and union branches too, typed or not)",
     why: "the branch admits nothing, so isolation removes it, and the Code Assist merge lets the node's type win \
           over it (Gemini's isolation also removes an `integer` branch of a `number` node, which does admit \
@@ -339,6 +340,27 @@ impl<'a> Visit<'a> {
         self.get(key).and_then(Value::as_str).map(str::to_owned)
     }
 
+    /// The type names of each `allOf` entry of the node that gives a `type`: a value of the node is a value of every
+    /// entry, so they are in conjunction with the node (the merge makes one node of them).
+    fn entry_types(&self) -> Vec<Vec<String>> {
+        let Some(Value::Array(entries)) = self.get("allOf") else {
+            return Vec::new();
+        };
+        entries
+            .iter()
+            .filter_map(|entry| match entry.get("type") {
+                Some(Value::String(t)) => Some(vec![t.clone()]),
+                Some(Value::Array(ts)) => Some(
+                    ts.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
     /// from `properties`, `const` or a one-kind `enum`; empty when nothing says.
     fn types(&self) -> Vec<String> {
@@ -537,7 +559,11 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         // such a branch at the same position (an `allOf` entry of it, typed or not): it admits nothing (CONJUNCTION).
         let own = visit.types();
         let around = visit.branch_of.clone().unwrap_or_default();
-        let admits_nothing = admits_nothing(&own, &around);
+        let admits_nothing = visit.branch_of.is_some() && {
+            let mut conjoined = around.clone();
+            conjoined.extend(visit.entry_types());
+            admits_nothing(&own, &conjoined)
+        };
         let shadowed = |key: &str| {
             visit.shadow.iter().any(|s| s == key)
                 || admits_nothing
@@ -1129,7 +1155,7 @@ fn account(
     // A branch whose types share no value with the nodes it is in conjunction with admits nothing, and so does a node
     // below it at the same position (an `allOf` entry of such a branch), typed or not.
     if let Some(around) = &visit.branch_of
-        && admits_nothing(&own_types, around)
+        && admits_nothing(&own_types, &[around.clone(), visit.entry_types()].concat())
     {
         return Ok(Account::Dropped(CONJUNCTION.rule));
     }
@@ -1880,6 +1906,21 @@ fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
         "anyOf": [{"type": ["string", "integer"], "anyOf": [{"type": ["string", "null"], "minLength": 1}]}]}}});
     let (found, _) = violations(&input, &output, true);
     assert_eq!(found.len(), 1, "{found:?}");
+    // Found by the property test (seed 1796198361909516154, Google): a branch typed by its `allOf` entry alone.
+    let input: Value = serde_json::from_str(
+        r#"{"properties":{"name":{"type":"object","anyOf":[{"properties":{},"required":[]},{"description":"a","allOf":[{"type":"string"}]}]}},"required":[]}"#,
+    )
+    .expect("a JSON reproduction");
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    let (found, _) = check(&input, &out, &report, Mode::of(Target::Google, &report));
+    assert!(found.is_empty(), "{found:?} {out}");
+    let output = json!({"type": "object", "properties": {"name": {"type": "object"}}});
+    let typed = |entry: &str| {
+        json!({"type": "object", "properties": {"name": {"type": "object", "anyOf": [
+            {"description": "a", "allOf": [{"type": entry}]}]}}})
+    };
+    assert!(violations(&typed("string"), &output, true).0.is_empty());
+    assert_eq!(violations(&typed("object"), &output, true).0.len(), 1);
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
