@@ -115,6 +115,8 @@ pub struct Registry<'a> {
     resources: HashMap<String, Loc>,
     anchors: HashMap<String, Loc>,
     bases: HashMap<Loc, Arc<str>>,
+    /// The nesting limit (root 0) the root document was seen to stay within, when the lean look covered all of it.
+    root_depth: Option<usize>,
 }
 
 impl<'a> Registry<'a> {
@@ -158,6 +160,7 @@ impl<'a> Registry<'a> {
             resources: HashMap::new(),
             anchors: HashMap::new(),
             bases: HashMap::new(),
+            root_depth: None,
         };
         registry.add(document, uri::DEFAULT_BASE, budget, draft)?;
         for (uri, doc) in resources.iter() {
@@ -185,7 +188,11 @@ impl<'a> Registry<'a> {
         self.register_resource(base.to_owned(), root, "")?;
         // Most documents have no identifier and stay well inside the budget: for those the scan below would record
         // nothing and fail nowhere, so one lean look at the value (no pointers, no base URIs) stands in for it.
-        if Lean::new(budget, draft).holds(doc) {
+        let mut lean = Lean::new(budget, draft);
+        if lean.holds(doc) {
+            if index == 0 {
+                self.root_depth = Some(lean.max_depth);
+            }
             return Ok(());
         }
         // The base URI of every node is recorded only when the document changes it somewhere: without an `$id`
@@ -341,6 +348,15 @@ impl<'a> Registry<'a> {
             })
             .cloned()
             .unwrap_or_else(|| uri::DEFAULT_BASE.into())
+    }
+
+    /// A nesting limit (root 0) that every value of the root document, schema or not, is known to stay within,
+    /// when indexing it looked at all of it; `None` when it did not, which says nothing about the depth.
+    ///
+    /// A caller that must bound the depth before walking the document can skip its own measurement when this is
+    /// at most its limit.
+    pub fn root_depth_within(&self) -> Option<usize> {
+        self.root_depth
     }
 
     /// The draft of the root document.

@@ -205,16 +205,22 @@ fn attempt_counted(
     mut batching: Cuts,
     walks: &mut usize,
 ) -> Result<(Value, Vec<Change>, bool), FallbackReason> {
-    if json::depth_within(input, HARD_MAX_DEPTH).is_none() {
+    let rules = target.rules();
+    let resources = Resources::new();
+    // Indexing bounds its own recursion, so it may run first; a document its lean look covered is known to be
+    // shallow enough, and any other is measured here, before an indexing error, so that a document nested too deep
+    // fails for its depth whatever else is wrong with it.
+    let registry = Registry::with_budget(input, &resources, &options.budget);
+    let shallow =
+        matches!(&registry, Ok(r) if r.root_depth_within().is_some_and(|d| d <= HARD_MAX_DEPTH));
+    if !shallow && json::depth_within(input, HARD_MAX_DEPTH).is_none() {
         return Err(FallbackReason::new(
             FallbackKind::BudgetDepth,
             "",
             format!("the schema is nested deeper than {HARD_MAX_DEPTH} levels"),
         ));
     }
-    let rules = target.rules();
-    let resources = Resources::new();
-    let registry = Registry::with_budget(input, &resources, &options.budget)?;
+    let registry = registry?;
     let mut recursion = options.recursion_for(strict);
     let mut stubs: Vec<String> = Vec::new();
     let mut cuts: Vec<FallbackReason> = Vec::new();
