@@ -43,17 +43,14 @@ pub fn render(keyword: &str, value: &Value) -> String {
 /// assert_eq!(node["description"], "padded (default: 2.5)");
 /// ```
 pub fn append(node: &mut Map<String, Value>, keyword: &str, value: &Value) -> bool {
-    let current = match node.get("description") {
-        Some(Value::String(s)) => s.as_str(),
-        _ => "",
-    };
-    let marker = format!("({keyword}:");
-    if current.contains(&marker) {
+    if has_marker(description(node), keyword) {
         return false;
     }
-    let text = format!("{current} ({keyword}: {})", render(keyword, value));
-    let text = text.trim_start().to_owned();
-    json::set(node, "description", Value::String(text));
+    let rendered = match (keyword, value) {
+        ("pattern" | "format", Value::String(s)) => std::borrow::Cow::Borrowed(s.as_str()),
+        _ => std::borrow::Cow::Owned(json::compact(value)),
+    };
+    extend(node, &[keyword, ": ", &rendered]);
     true
 }
 
@@ -72,16 +69,46 @@ pub fn append(node: &mut Map<String, Value>, keyword: &str, value: &Value) -> bo
 /// assert_eq!(map["description"], "A tree (recursive kids: omitted below depth 3)");
 /// ```
 pub fn append_text(node: &mut Map<String, Value>, marker: &str, text: &str) -> bool {
-    let current = match node.get("description") {
-        Some(Value::String(s)) => s.as_str(),
-        _ => "",
-    };
-    if current.contains(&format!("({marker}:")) {
+    if has_marker(description(node), marker) {
         return false;
     }
-    let text = format!("{current} ({text})").trim_start().to_owned();
-    json::set(node, "description", Value::String(text));
+    extend(node, &[text]);
     true
+}
+
+/// `node`'s description, or the empty text when it has none or a non-string one.
+fn description(node: &Map<String, Value>) -> &str {
+    match json::member(node, "description") {
+        Some(Value::String(s)) => s,
+        _ => "",
+    }
+}
+
+/// Whether `text` contains `(<marker>:`, found without building that needle.
+fn has_marker(text: &str, marker: &str) -> bool {
+    text.match_indices('(').any(|(at, _)| {
+        text.get(at + 1..)
+            .and_then(|rest| rest.strip_prefix(marker))
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
+}
+
+/// Sets `node`'s description to its current text with leading whitespace trimmed, then ` (`, `parts` and `)`
+/// (no space in front when the trimmed text is empty), writing one new string of the final length.
+fn extend(node: &mut Map<String, Value>, parts: &[&str]) {
+    let current = description(node).trim_start();
+    let length = current.len() + 3 + parts.iter().map(|p| p.len()).sum::<usize>();
+    let mut text = String::with_capacity(length);
+    if !current.is_empty() {
+        text.push_str(current);
+        text.push(' ');
+    }
+    text.push('(');
+    for part in parts {
+        text.push_str(part);
+    }
+    text.push(')');
+    json::set(node, "description", Value::String(text));
 }
 
 /// The per-visit queue of fragments waiting to be written, flushed in byte-wise keyword order.
