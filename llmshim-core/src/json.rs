@@ -198,13 +198,12 @@ fn scalar_len(value: &Value) -> usize {
 fn string_len(text: &str) -> usize {
     let bytes = text.as_bytes();
     let len = bytes.len().saturating_add(2);
-    // Most strings escape nothing: one branch-free count over the bytes (which the compiler vectorizes) decides it.
+    // Most strings escape nothing: a branch-free test of each 32-byte chunk, or-ing one byte per input byte (which
+    // the compiler vectorizes sixteen bytes at a time), decides it.
     let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
     if bytes
-        .iter()
-        .map(|&b| usize::from(special(b)))
-        .sum::<usize>()
-        == 0
+        .chunks(32)
+        .all(|chunk| chunk.iter().fold(0u8, |any, &b| any | u8::from(special(b))) == 0)
     {
         return len;
     }
