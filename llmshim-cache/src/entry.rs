@@ -3,6 +3,7 @@
 use crate::patch::Patch;
 use llmshim_core::Normalization;
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// What the memo stores for one normalization, shared between the table and live hits.
 ///
@@ -21,4 +22,8 @@ pub(crate) struct Entry<K> {
     pub(crate) patch: Patch,
     /// The estimated owned bytes this entry charges against the byte cap.
     pub(crate) charge: usize,
+    /// The word a caller derives from the output, set by the first hit asked for it ([`Hit::remembered`]).
+    ///
+    /// [`Hit::remembered`]: crate::Hit::remembered
+    pub(crate) word: OnceLock<u64>,
 }

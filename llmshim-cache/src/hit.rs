@@ -34,6 +34,28 @@ impl<K> Hit<K> {
         &self.entry.input
     }
 
+    /// The stored output: what [`apply`](Hit::apply) makes of the looked-up value, to read without applying it.
+    ///
+    /// A caller that may not keep the result (the Anthropic request budget, which can demote a tool) can read it
+    /// here first and leave its own value untouched until it decides.
+    pub fn output(&self) -> &Value {
+        &self.entry.output
+    }
+
+    /// A word derived from the stored output by `derive`, computed by the first hit on this entry that asks and
+    /// remembered with the entry, so later hits get it without calling `derive`.
+    ///
+    /// The memo keeps one word per entry and does not know how it was derived: every caller of one memo must
+    /// derive the same word from the same output (the `llmshim` facade keeps the Anthropic budget's two counters
+    /// of a strict result here). Two threads asking at once may both derive it; one result is kept.
+    pub fn remembered(&self, derive: impl FnOnce(&Value) -> u64) -> u64 {
+        if let Some(word) = self.entry.word.get() {
+            return *word;
+        }
+        let word = derive(&self.entry.output);
+        *self.entry.word.get_or_init(|| word)
+    }
+
     /// The stored report, exactly as it was inserted.
     pub fn report(&self) -> &Normalization {
         &self.entry.report
@@ -100,5 +122,37 @@ mod tests {
         drop(hit);
         // The memo and this test hold the entry; the hit held nothing else.
         assert_eq!(Arc::strong_count(&entry), 2);
+    }
+
+    /// A changed hit shows its output without touching the caller's value, and the word it remembers is derived
+    /// once per entry, by the first hit that asks, whichever hit asks later.
+    #[test]
+    fn the_output_is_read_without_applying_and_the_word_is_derived_once() {
+        let memo = Memo::new(Limits::default());
+        let input = json!({"type": "object"});
+        let output = json!({"type": "object", "additionalProperties": false});
+        let Lookup::Miss(fingerprint) = memo.lookup(&0u8, &input) else {
+            panic!("expected a miss");
+        };
+        memo.insert(
+            fingerprint,
+            0,
+            input.clone(),
+            output.clone(),
+            Normalization::default(),
+        );
+        let mut derived = 0;
+        for _ in 0..3 {
+            let Lookup::Hit(hit) = memo.lookup(&0, &input) else {
+                panic!("expected a hit");
+            };
+            assert_eq!(hit.output(), &output);
+            let word = hit.remembered(|out| {
+                derived += 1;
+                out.as_object().map_or(0, |m| m.len() as u64)
+            });
+            assert_eq!(word, 2);
+        }
+        assert_eq!(derived, 1);
     }
 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::mem;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The fixed part of every entry's charge, on top of its input and output estimates.
 const ENTRY_BYTES: usize = 512;
@@ -206,6 +206,7 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             report,
             patch,
             charge,
+            word: OnceLock::new(),
         });
         let mut removed = Vec::new();
         {

@@ -30,7 +30,7 @@ pub use llmshim_core::{
     Outcome, Recursion,
 };
 pub use mcp::normalize_mcp_tool;
-pub(crate) use normalizer::Original;
+pub(crate) use normalizer::Kept;
 pub use normalizer::{Normalizer, SchemaMemo};
 pub use options::Options;
 pub use output::{OutputSchema, normalize_output_for};

@@ -84,6 +84,10 @@ impl Normalizer {
                     budget,
                 );
             }
+            // Every memo hit the budget kept for later is applied now, before assembly reads the schemas.
+            for p in &mut pending {
+                p.settle();
+            }
             changed |= assemble::assemble(
                 envelope.tools_mut(request),
                 envelope,

@@ -195,6 +195,7 @@ mod tests {
             report: Normalization::default(),
             patch: crate::patch::Patch::Keep,
             charge,
+            word: std::sync::OnceLock::new(),
         })
     }
 

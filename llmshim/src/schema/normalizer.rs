@@ -102,38 +102,40 @@ impl Normalizer {
 
     /// Normalizes `schema` in place for `options.target`; never fails.
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
-        self.normalize_in(options, schema, false).0
+        match self.normalize_in(options, schema, false) {
+            Outcome::Done(report, _) => report,
+            // Without `keep` a hit is applied before it comes back; this arm is never taken.
+            Outcome::Hit(hit) => {
+                hit.apply(schema);
+                hit.report().clone()
+            }
+        }
     }
 
-    /// [`Normalizer::normalize_with`], also handing back `schema` as it was before, for a caller that may normalize
-    /// it again another way (the Anthropic request budget).
+    /// [`Normalizer::normalize_with`] for a caller that may normalize `schema` again another way (the Anthropic
+    /// request budget), which needs the input as it was.
     ///
-    /// A memo hit hands back the hit itself, whose stored input is identical to `schema`, so nothing is copied
-    /// until the original is read; on any other path the input is copied before normalization. `None` only for an
-    /// input nested deeper than the walker goes: it falls back, so it is never normalized again.
-    pub(crate) fn normalize_keeping(
-        &self,
-        options: &Options,
-        schema: &mut Value,
-    ) -> (Normalization, Option<Original>) {
-        self.normalize_in(options, schema, true)
+    /// A memo hit is handed back without being applied: `schema` is still the input, so nothing is copied, and the
+    /// caller applies the hit or normalizes the input the other way. On any other path `schema` is normalized and
+    /// the input copied before (`None` only for an input nested deeper than the walker goes: it falls back, so it is
+    /// never normalized again).
+    pub(crate) fn normalize_keeping(&self, options: &Options, schema: &mut Value) -> Kept {
+        match self.normalize_in(options, schema, true) {
+            Outcome::Done(report, original) => Kept::Done(report, original),
+            Outcome::Hit(hit) => Kept::Deferred(hit),
+        }
     }
 
-    /// The one normalization path; with `keep`, the original comes back as [`Normalizer::normalize_keeping`] says.
-    fn normalize_in(
-        &self,
-        options: &Options,
-        schema: &mut Value,
-        keep: bool,
-    ) -> (Normalization, Option<Original>) {
+    /// The one normalization path; with `keep`, a hit comes back unapplied and any other path copies the input
+    /// first, as [`Normalizer::normalize_keeping`] says.
+    fn normalize_in(&self, options: &Options, schema: &mut Value, keep: bool) -> Outcome {
         // The copy that an original needs when no memo entry can stand in for it.
         let copy = |schema: &Value| {
-            (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some())
-                .then(|| Original::Owned(schema.clone()))
+            (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some()).then(|| schema.clone())
         };
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {
-            return (Normalization::bypassed(), copy(schema));
+            return Outcome::Done(Normalization::bypassed(), copy(schema));
         }
         let mut effective = options.clone();
         if flags.no_strict || options.target.rules().rules().strict.is_none() {
@@ -148,13 +150,13 @@ impl Normalizer {
             let original = copy(schema);
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
             replace(schema, out);
-            return (report, original);
+            return Outcome::Done(report, original);
         };
         match memo.lookup(&effective, schema) {
+            Lookup::Hit(hit) if keep => Outcome::Hit(hit),
             Lookup::Hit(hit) => {
                 hit.apply(schema);
-                let report = hit.report().clone();
-                (report, keep.then_some(Original::Stored(hit)))
+                Outcome::Done(hit.report().clone(), None)
             }
             Lookup::Miss(fingerprint) => {
                 let original = copy(schema);
@@ -167,41 +169,42 @@ impl Normalizer {
                     schema.clone(),
                     report.clone(),
                 );
-                (report, original)
+                Outcome::Done(report, original)
             }
             Lookup::Unkeyed => {
                 let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
                 replace(schema, out);
-                (report, original)
+                Outcome::Done(report, original)
             }
         }
     }
 }
 
-/// A schema as it was before normalization, kept by [`Normalizer::normalize_keeping`].
-pub(crate) enum Original {
-    /// A copy made before normalization.
-    Owned(Value),
-    /// The memo hit that served the normalization: its stored input is identical to the schema.
-    Stored(Hit<Options>),
+/// What [`Normalizer::normalize_in`] did.
+enum Outcome {
+    /// The schema was normalized in place: its report, and the input copied before where it was asked for.
+    Done(Normalization, Option<Value>),
+    /// A memo hit, asked to be handed back unapplied: the schema is still the input.
+    Hit(Hit<Options>),
 }
 
-impl Original {
-    /// The schema as it was, copied out of the memo entry only now, where a hit kept it.
-    pub(crate) fn into_value(self) -> Value {
-        match self {
-            Original::Owned(value) => value,
-            Original::Stored(hit) => hit.input().clone(),
-        }
-    }
+/// What [`Normalizer::normalize_keeping`] hands back.
+pub(crate) enum Kept {
+    /// The schema was normalized in place: its report, and the input as it was.
+    Done(Normalization, Option<Value>),
+    /// A memo hit, not applied yet: the schema is still the input, identical to the hit's stored input, and the
+    /// hit's output and report are the normalization's.
+    Deferred(Hit<Options>),
 }
 
-impl std::fmt::Debug for Original {
+impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Original::Owned(value) => f.debug_tuple("Owned").field(value).finish(),
-            Original::Stored(hit) => f.debug_tuple("Stored").field(hit).finish(),
+            Kept::Done(report, original) => {
+                f.debug_tuple("Done").field(report).field(original).finish()
+            }
+            Kept::Deferred(hit) => f.debug_tuple("Deferred").field(hit).finish(),
         }
     }
 }

@@ -5,7 +5,7 @@ use llmshim_core::{Change, ChangeKind, FallbackKind, FallbackReason};
 use serde_json::Value;
 
 use crate::schema::pipeline::fallback;
-use crate::schema::{Normalizer, Options, Original};
+use crate::schema::{Normalizer, Options};
 use crate::tools::normalize::{Pending, not_object};
 
 /// The structured-output schema an Anthropic request already carries; it counts against the budget first.
@@ -39,7 +39,13 @@ impl Normalizer {
             let Some(schema) = &p.schema else {
                 continue;
             };
-            let (o, u) = llmshim_strict::budget_counts(schema);
+            // A deferred hit's counters are those of its output, worked out once per memo entry.
+            let (o, u) = match &p.deferred {
+                Some(hit) => {
+                    unpack(hit.remembered(|output| pack(llmshim_strict::budget_counts(output))))
+                }
+                None => llmshim_strict::budget_counts(schema),
+            };
             let over = if tools + 1 > budget.max_strict_tools {
                 Some(format!(
                     "more than {} strict tools in one request",
@@ -67,8 +73,13 @@ impl Normalizer {
                     unions += u;
                 }
                 Some(message) => {
-                    // Nothing reads the kept original after this: it is moved, not copied.
-                    let mut schema = p.original.take().map_or(Value::Null, Original::into_value);
+                    // Nothing reads the input after this: it is moved, not copied. Under a deferred hit the schema is
+                    // still the input, and the hit is dropped unapplied.
+                    let input = match p.deferred.take() {
+                        Some(_) => p.schema.take(),
+                        None => p.original.take(),
+                    };
+                    let mut schema = input.unwrap_or(Value::Null);
                     let mut report =
                         self.normalize_with(&options.clone().with_strict(false), &mut schema);
                     if !report.bypassed
@@ -95,4 +106,17 @@ impl Normalizer {
             }
         }
     }
+}
+
+/// The two budget counters in one word, for the memo entry to remember; a count beyond `u32::MAX` is kept as that,
+/// which passes every budget as the count itself would.
+fn pack((optional, unions): (usize, usize)) -> u64 {
+    let half = |n: usize| u64::from(u32::try_from(n).unwrap_or(u32::MAX));
+    (half(optional) << 32) | half(unions)
+}
+
+/// The two counters of a word made by [`pack`].
+fn unpack(word: u64) -> (usize, usize) {
+    let half = |n: u64| usize::try_from(n & u64::from(u32::MAX)).unwrap_or(usize::MAX);
+    (half(word >> 32), half(word))
 }

@@ -7,7 +7,9 @@ use llmshim_core::{FallbackKind, FallbackReason, Normalization, json};
 use serde_json::Value;
 
 use crate::schema::pipeline::fallback;
-use crate::schema::{Normalizer, Options, Original};
+use llmshim_cache::Hit;
+
+use crate::schema::{Kept, Normalizer, Options};
 use crate::tools::classify::{Kind, MCP_SHAPE, classify};
 
 /// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
@@ -38,14 +40,25 @@ pub(crate) struct Pending {
     /// whether the tool changed is the report's `changed`, not a comparison with the slot.
     pub(crate) taken: bool,
     /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
-    pub(crate) original: Option<Original>,
-    /// The normalized schema, until assembly moves it into the tool.
+    pub(crate) original: Option<Value>,
+    /// A memo hit not applied yet (only where the Anthropic request budget may normalize the schema again):
+    /// `schema` is then still the input, and [`Pending::settle`] applies the hit unless the budget normalized
+    /// the input another way first.
+    pub(crate) deferred: Option<Hit<Options>>,
+    /// The normalized schema (the input while a hit is deferred), until assembly moves it into the tool.
     pub(crate) schema: Option<Value>,
     /// The schema's report, until assembly moves it into the tools report.
     pub(crate) report: Normalization,
 }
 
 impl Pending {
+    /// Applies a deferred memo hit to the schema, which is then the normalized schema; nothing otherwise.
+    pub(crate) fn settle(&mut self) {
+        if let (Some(hit), Some(schema)) = (self.deferred.take(), self.schema.as_mut()) {
+            hit.apply(schema);
+        }
+    }
+
     /// Where the schema stood in the input request; `prefix` is the request body's pointer (inside a wrapper).
     pub(crate) fn pointer(&self, prefix: &str, envelope: &Envelope) -> String {
         let mut p = String::with_capacity(prefix.len() + 40);
@@ -241,6 +254,7 @@ impl Normalizer {
                 key,
                 taken: false,
                 original: None,
+                deferred: None,
                 schema: Some(fallback()),
                 report,
             };
@@ -262,20 +276,31 @@ impl Normalizer {
         let mut report = Normalization::default();
         let has_schema = schema.is_some();
         let mut original = None;
+        let mut deferred = None;
         if let Some(s) = schema.as_mut() {
             let options = options.clone().with_strict(requested);
             if budgeted(&options, requested) {
-                (report, original) = self.normalize_keeping(&options, s);
+                match self.normalize_keeping(&options, s) {
+                    Kept::Done(r, o) => (report, original) = (r, o),
+                    Kept::Deferred(hit) => {
+                        report = hit.report().clone();
+                        deferred = Some(hit);
+                    }
+                }
             } else {
                 report = self.normalize_with(&options, s);
             }
-            let object = s
+            // A deferred hit's output is what the schema becomes, so it is the one to test.
+            let output = deferred.as_ref().map_or(&*s, Hit::output);
+            let object = output
                 .as_object()
                 .and_then(|m| json::member(m, "type"))
                 .and_then(Value::as_str)
                 == Some("object");
             if !run.bypassed && !object {
-                *s = fallback();
+                // The fallback replaces whatever the normalization gave, so a deferred hit is never applied.
+                deferred = None;
+                json::dismantle(std::mem::replace(s, fallback()));
                 report = not_object();
             }
         } else if run.bypassed {
@@ -290,6 +315,7 @@ impl Normalizer {
             key: shape.schema,
             taken: false,
             original,
+            deferred,
             schema,
             report,
         }

@@ -631,8 +631,9 @@ fn one_broken_tool_leaves_the_other_forty_nine_byte_identical() {
 }
 
 /// The Anthropic request budget demotes a quarter of the corpus's strict tools, normalizing each again from the
-/// original it kept; on a memo hit that original is the hit's stored input. A memo of its own, first missed and then
-/// hit twice, must give every request and report exactly as the uncached translation does.
+/// original it kept; on a memo hit the hit is not applied until the budget has decided (its counters remembered by
+/// the entry), and a demoted tool's input is normalized again as it is. A memo of its own, first missed and then hit
+/// twice, must give every request and report exactly as the uncached translation does.
 #[test]
 fn the_cached_anthropic_strict_translation_equals_the_uncached_one() {
     if testdata::require(
@@ -663,6 +664,6 @@ fn the_cached_anthropic_strict_translation_equals_the_uncached_one() {
             assert_eq!(report, expected_report, "{name}: {pass}: report");
         }
     }
-    // The budget was exercised, so the kept originals were read.
+    // The budget was exercised, so the kept originals and the unapplied inputs were read.
     assert!(demoted > 100, "only {demoted} demotions on the corpus");
 }
