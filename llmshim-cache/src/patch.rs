@@ -47,7 +47,18 @@ pub(crate) struct Nest {
     member: usize,
     element: usize,
     inner: Patch,
+    /// The output's object with `null` in the input's slot and in every hoisted member, kept from insert: a hit
+    /// clones it whole (its keys and table copied as they are, no key hashed) and fills those places.
+    frame: Map<String, Value>,
+    /// Members of the frame that are input members the inner edit removes, unchanged (a description strict moves
+    /// out of an optional property onto its wrapper): (frame position, input position). The inner edit moves
+    /// them into the frame instead of freeing them, so they are not copied from the output. At most
+    /// [`MAX_HOISTED`].
+    hoisted: Vec<(usize, usize)>,
 }
+
+/// At most this many members of one frame are hoisted (one bit each in a word while the nest is applied).
+const MAX_HOISTED: usize = 64;
 
 /// The in-place edit of an object whose common keys keep their order.
 #[derive(Debug)]
@@ -121,7 +132,7 @@ impl Patch {
             (Patch::Edit(edit), Value::Object(map), Value::Object(out))
                 if map.len() == edit.input_len =>
             {
-                edit.apply(map, out);
+                edit.apply(map, out, |_, removed| json::dismantle(removed));
             }
             (Patch::Rebuild(sources), Value::Object(map), Value::Object(out)) => {
                 rebuild(sources, map, out);
@@ -140,18 +151,24 @@ impl Patch {
 }
 
 impl Edit {
-    /// Edits `map`, with `input_len` members, into `out`.
-    fn apply(&self, map: &mut Map<String, Value>, out: &Map<String, Value>) {
+    /// Edits `map`, with `input_len` members, into `out`; each member it removes goes to `removed` with its input
+    /// position.
+    fn apply(
+        &self,
+        map: &mut Map<String, Value>,
+        out: &Map<String, Value>,
+        mut removed: impl FnMut(usize, Value),
+    ) {
         if !self.removed.is_empty() {
             let mut position = 0;
-            let mut removed = self.removed.iter().peekable();
+            let mut positions = self.removed.iter().peekable();
             map.retain(|_, value| {
                 let here = position;
                 position += 1;
-                if removed.next_if(|r| **r == here).is_none() {
+                if positions.next_if(|r| **r == here).is_none() {
                     return true;
                 }
-                json::dismantle(std::mem::take(value));
+                removed(here, std::mem::take(value));
                 false
             });
         }
@@ -175,9 +192,8 @@ impl Edit {
     }
 }
 
-/// Builds `map` anew from the output's members in order, moving the input members `sources` names.
 impl Nest {
-    /// Builds the frame from the output with the input moved into its slot, then edits the input there.
+    /// Clones the frame, edits the input (moving its hoisted members into the frame) and moves it into its slot.
     fn apply(&self, value: &mut Value, out: &Map<String, Value>) {
         let slot_output = out
             .values()
@@ -188,39 +204,64 @@ impl Nest {
             json::dismantle(std::mem::replace(value, Value::Object(out.clone())));
             return;
         };
-        let mut input = Some(std::mem::take(value));
-        let mut frame = Map::with_capacity(out.len());
-        for (position, (key, member)) in out.iter().enumerate() {
-            let copied = match member {
-                Value::Array(items) if position == self.member => Value::Array(
-                    items
+        let mut frame = self.frame.clone();
+        let mut input = std::mem::take(value);
+        // One bit per hoisted member that the edit moved into the frame.
+        let mut moved = 0u64;
+        match (&self.inner, &mut input, slot_output) {
+            (Patch::Edit(edit), Value::Object(map), Value::Object(item))
+                if !self.hoisted.is_empty() && map.len() == edit.input_len =>
+            {
+                edit.apply(map, item, |position, removed| {
+                    let hoisted = self
+                        .hoisted
                         .iter()
                         .enumerate()
-                        .map(|(at, item)| match input.take() {
-                            Some(moved) if at == self.element => moved,
-                            other => {
-                                input = other;
-                                item.clone()
-                            }
-                        })
-                        .collect(),
-                ),
-                other => other.clone(),
-            };
-            frame.insert(key.clone(), copied);
+                        .find(|(_, (_, from))| *from == position);
+                    let place =
+                        hoisted.and_then(|(i, (at, _))| Some((i, frame.values_mut().nth(*at)?)));
+                    match place {
+                        Some((i, place)) => {
+                            *place = removed;
+                            moved |= bit(i);
+                        }
+                        None => json::dismantle(removed),
+                    }
+                });
+            }
+            (inner, input, slot_output) => inner.apply(input, slot_output),
+        }
+        // A hoisted member the edit did not move (a value that did not fit the patch) is copied from the output.
+        for (i, (at, _)) in self.hoisted.iter().enumerate() {
+            if moved & bit(i) == 0
+                && let (Some(place), Some(output)) =
+                    (frame.values_mut().nth(*at), out.values().nth(*at))
+            {
+                *place = output.clone();
+            }
         }
         let slot = frame
             .values_mut()
             .nth(self.member)
             .and_then(Value::as_array_mut)
             .and_then(|items| items.get_mut(self.element));
-        if let Some(slot) = slot {
-            self.inner.apply(slot, slot_output);
+        match slot {
+            Some(slot) => *slot = input,
+            None => json::dismantle(input),
         }
         *value = Value::Object(frame);
     }
 }
 
+/// The bit of hoisted member `i` (none beyond [`MAX_HOISTED`]).
+fn bit(i: usize) -> u64 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| 1u64.checked_shl(i))
+        .unwrap_or(0)
+}
+
+/// Builds `map` anew from the output's members in order, moving the input members `sources` names.
 fn rebuild(sources: &[Source], map: &mut Map<String, Value>, out: &Map<String, Value>) {
     let mut slots: Vec<Option<(String, Value)>> =
         std::mem::take(map).into_iter().map(Some).collect();
@@ -423,7 +464,7 @@ fn nest(input: &Value, output: &Value, depth: usize) -> Option<(Patch, usize)> {
         return None;
     }
     let whole = copied_size(output, COST_CAP);
-    let mut best: Option<(Patch, usize)> = None;
+    let mut best: Option<(usize, usize, Patch, usize)> = None;
     for (member, (key, value)) in out.iter().enumerate() {
         let Value::Array(items) = value else {
             continue;
@@ -446,19 +487,74 @@ fn nest(input: &Value, output: &Value, depth: usize) -> Option<(Patch, usize)> {
             let inner = diff(input, item, depth + 2);
             let frame = whole.saturating_sub(copied_size(item, COST_CAP));
             let cost = frame.saturating_add(copied(&inner, item, COST_CAP));
-            if best.as_ref().is_none_or(|(_, c)| cost < *c) {
-                best = Some((
-                    Patch::Nest(Box::new(Nest {
-                        member,
-                        element,
-                        inner,
-                    })),
-                    cost,
-                ));
+            if best.as_ref().is_none_or(|(_, _, _, c)| cost < *c) {
+                best = Some((member, element, inner, cost));
             }
         }
     }
-    best
+    let (member, element, inner, cost) = best?;
+    let hoisted = hoisted(fields, out, member, &inner);
+    let frame = out
+        .iter()
+        .enumerate()
+        .map(|(position, (key, value))| {
+            let value = match value {
+                Value::Array(items) if position == member => Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(at, item)| {
+                            if at == element {
+                                Value::Null
+                            } else {
+                                item.clone()
+                            }
+                        })
+                        .collect(),
+                ),
+                _ if hoisted.iter().any(|(at, _)| *at == position) => Value::Null,
+                other => other.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Some((
+        Patch::Nest(Box::new(Nest {
+            member,
+            element,
+            inner,
+            frame,
+            hoisted,
+        })),
+        cost,
+    ))
+}
+
+/// The members of the frame `out` (all but the slot's `member`) that the inner patch, an edit, removes from the
+/// input unchanged under the same key: (frame position, input position), at most [`MAX_HOISTED`].
+fn hoisted(
+    fields: &Map<String, Value>,
+    out: &Map<String, Value>,
+    member: usize,
+    inner: &Patch,
+) -> Vec<(usize, usize)> {
+    let Patch::Edit(edit) = inner else {
+        return Vec::new();
+    };
+    out.iter()
+        .enumerate()
+        .filter(|(position, _)| *position != member)
+        .filter_map(|(position, (key, value))| {
+            let from = fields.keys().position(|k| k == key)?;
+            let same = edit.removed.contains(&from)
+                && fields
+                    .values()
+                    .nth(from)
+                    .is_some_and(|v| json::identical(v, value));
+            same.then_some((position, from))
+        })
+        .take(MAX_HOISTED)
+        .collect()
 }
 
 /// The number of members and elements in `value`, at every depth (a scalar counts 1), counted up to `cap`.
@@ -637,8 +733,11 @@ mod tests {
         let buffer = value["properties"]["status"]["enum"][1]
             .as_str()
             .map(str::as_ptr);
+        let description = value["description"].as_str().map(str::as_ptr);
         patch.apply(&mut value, &output);
         assert_eq!(value, output);
+        // The description the edit removes from the node is moved onto the wrapper, not copied.
+        assert_eq!(value["description"].as_str().map(str::as_ptr), description);
         // The enum moved twice, into both wrappers, instead of being copied.
         assert_eq!(
             value["anyOf"][0]["properties"]["status"]["anyOf"][0]["enum"][1]
