@@ -125,7 +125,7 @@ mod tests {
     }
 
     /// A changed hit shows its output without touching the caller's value, and the word it remembers is derived
-    /// once per entry, by the first hit that asks, whichever hit asks later.
+    /// once per entry, by the first hit that asks (here the one the insert handed back), whichever hit asks later.
     #[test]
     fn the_output_is_read_without_applying_and_the_word_is_derived_once() {
         let memo = Memo::new(Limits::default());
@@ -134,14 +134,26 @@ mod tests {
         let Lookup::Miss(fingerprint) = memo.lookup(&0u8, &input) else {
             panic!("expected a miss");
         };
-        memo.insert(
-            fingerprint,
-            0,
-            input.clone(),
-            output.clone(),
-            Normalization::default(),
-        );
+        let stored = memo
+            .insert_hit(
+                fingerprint,
+                0,
+                input.clone(),
+                output.clone(),
+                Normalization::default(),
+            )
+            .expect("the entry fits");
+        assert_eq!(stored.output(), &output);
         let mut derived = 0;
+        assert_eq!(
+            stored.remembered(|_| {
+                derived += 1;
+                2
+            }),
+            2
+        );
+        // The insert's hit is no lookup.
+        assert_eq!(memo.stats().hits, 0);
         for _ in 0..3 {
             let Lookup::Hit(hit) = memo.lookup(&0, &input) else {
                 panic!("expected a hit");

@@ -185,6 +185,20 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
         output: Value,
         report: Normalization,
     ) {
+        drop(self.insert_hit(fingerprint, key, input, output, report));
+    }
+
+    /// [`Memo::insert`], also handing back a hit on the stored entry (`None` when the insert was skipped), for a
+    /// caller that reads the entry at once, such as [`Hit::remembered`] to derive its word while the output is at
+    /// hand. The hit counts as no lookup.
+    pub fn insert_hit(
+        &self,
+        fingerprint: Fingerprint,
+        key: K,
+        input: Value,
+        output: Value,
+        report: Normalization,
+    ) -> Option<Hit<K>> {
         let charge = fingerprint::estimate(&output).and_then(|output_bytes| {
             let charge = fingerprint
                 .bytes()
@@ -196,7 +210,7 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             // Values that were not fingerprinted may nest arbitrarily deep, so they are dropped without recursion.
             llmshim_core::json::dismantle(input);
             llmshim_core::json::dismantle(output);
-            return;
+            return None;
         };
         let patch = Patch::between(&input, &output);
         let entry = Arc::new(Entry {
@@ -223,11 +237,14 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
                 state.evictions += 1;
                 removed.push(oldest);
             }
-            state.table.push(fingerprint.hash(), state.clock, entry);
+            state
+                .table
+                .push(fingerprint.hash(), state.clock, Arc::clone(&entry));
             state.inserts += 1;
         }
         // The replaced and evicted entries are dropped here, after the lock is released.
         drop(removed);
+        Some(Hit::new(entry))
     }
 }
 

@@ -103,7 +103,7 @@ impl Normalizer {
     /// Normalizes `schema` in place for `options.target`; never fails.
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
         match self.normalize_in(options, schema, false) {
-            Outcome::Done(report, _) => report,
+            Outcome::Done(report, ..) => report,
             // Without `keep` a hit is applied before it comes back; this arm is never taken.
             Outcome::Hit(hit) => {
                 hit.apply(schema);
@@ -121,7 +121,7 @@ impl Normalizer {
     /// never normalized again).
     pub(crate) fn normalize_keeping(&self, options: &Options, schema: &mut Value) -> Kept {
         match self.normalize_in(options, schema, true) {
-            Outcome::Done(report, original) => Kept::Done(report, original),
+            Outcome::Done(report, original, stored) => Kept::Done(report, original, stored),
             Outcome::Hit(hit) => Kept::Deferred(hit),
         }
     }
@@ -135,7 +135,7 @@ impl Normalizer {
         };
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {
-            return Outcome::Done(Normalization::bypassed(), copy(schema));
+            return Outcome::Done(Normalization::bypassed(), copy(schema), None);
         }
         let mut effective = options.clone();
         if flags.no_strict || options.target.rules().rules().strict.is_none() {
@@ -150,32 +150,33 @@ impl Normalizer {
             let original = copy(schema);
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
             replace(schema, out);
-            return Outcome::Done(report, original);
+            return Outcome::Done(report, original, None);
         };
         match memo.lookup(&effective, schema) {
             Lookup::Hit(hit) if keep => Outcome::Hit(hit),
             Lookup::Hit(hit) => {
                 hit.apply(schema);
-                Outcome::Done(hit.report().clone(), None)
+                Outcome::Done(hit.report().clone(), None, None)
             }
             Lookup::Miss(fingerprint) => {
                 let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
                 let input = std::mem::replace(schema, out);
-                memo.insert(
-                    fingerprint,
-                    effective,
-                    input,
-                    schema.clone(),
-                    report.clone(),
-                );
-                Outcome::Done(report, original)
+                let output = schema.clone();
+                // A caller that keeps the input gets the new entry too, to remember what it derives from it.
+                let stored = if keep {
+                    memo.insert_hit(fingerprint, effective, input, output, report.clone())
+                } else {
+                    memo.insert(fingerprint, effective, input, output, report.clone());
+                    None
+                };
+                Outcome::Done(report, original, stored)
             }
             Lookup::Unkeyed => {
                 let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
                 replace(schema, out);
-                Outcome::Done(report, original)
+                Outcome::Done(report, original, None)
             }
         }
     }
@@ -183,30 +184,22 @@ impl Normalizer {
 
 /// What [`Normalizer::normalize_in`] did.
 enum Outcome {
-    /// The schema was normalized in place: its report, and the input copied before where it was asked for.
-    Done(Normalization, Option<Value>),
+    /// The schema was normalized in place: its report, the input copied before where it was asked for, and the
+    /// memo entry just stored for it where it was asked for.
+    Done(Normalization, Option<Value>, Option<Hit<Options>>),
     /// A memo hit, asked to be handed back unapplied: the schema is still the input.
     Hit(Hit<Options>),
 }
 
 /// What [`Normalizer::normalize_keeping`] hands back.
+#[derive(Debug)]
 pub(crate) enum Kept {
-    /// The schema was normalized in place: its report, and the input as it was.
-    Done(Normalization, Option<Value>),
+    /// The schema was normalized in place: its report, the input as it was, and on a memo miss the entry just
+    /// stored for the result (a hit whose output the schema already is).
+    Done(Normalization, Option<Value>, Option<Hit<Options>>),
     /// A memo hit, not applied yet: the schema is still the input, identical to the hit's stored input, and the
     /// hit's output and report are the normalization's.
     Deferred(Hit<Options>),
-}
-
-impl std::fmt::Debug for Kept {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Kept::Done(report, original) => {
-                f.debug_tuple("Done").field(report).field(original).finish()
-            }
-            Kept::Deferred(hit) => f.debug_tuple("Deferred").field(hit).finish(),
-        }
-    }
 }
 
 /// Writes the result into the caller's value; the old value is taken apart without recursion, because an input

@@ -39,8 +39,8 @@ impl Normalizer {
             let Some(schema) = &p.schema else {
                 continue;
             };
-            // A deferred hit's counters are those of its output, worked out once per memo entry.
-            let (o, u) = match &p.deferred {
+            // The counters of a result with a memo entry are those of the entry's output, worked out once per entry.
+            let (o, u) = match &p.hit {
                 Some(hit) => {
                     unpack(hit.remembered(|output| pack(llmshim_strict::budget_counts(output))))
                 }
@@ -75,9 +75,11 @@ impl Normalizer {
                 Some(message) => {
                     // Nothing reads the input after this: it is moved, not copied. Under a deferred hit the schema is
                     // still the input, and the hit is dropped unapplied.
-                    let input = match p.deferred.take() {
-                        Some(_) => p.schema.take(),
-                        None => p.original.take(),
+                    p.hit = None;
+                    let input = if std::mem::take(&mut p.deferred) {
+                        p.schema.take()
+                    } else {
+                        p.original.take()
                     };
                     let mut schema = input.unwrap_or(Value::Null);
                     let mut report =

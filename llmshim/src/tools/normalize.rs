@@ -41,10 +41,12 @@ pub(crate) struct Pending {
     pub(crate) taken: bool,
     /// The schema before normalization, kept only where the Anthropic request budget may normalize it again.
     pub(crate) original: Option<Value>,
-    /// A memo hit not applied yet (only where the Anthropic request budget may normalize the schema again):
-    /// `schema` is then still the input, and [`Pending::settle`] applies the hit unless the budget normalized
-    /// the input another way first.
-    pub(crate) deferred: Option<Hit<Options>>,
+    /// The memo entry of the normalization, kept only where the Anthropic request budget may normalize the
+    /// schema again: its counters are remembered with the entry.
+    pub(crate) hit: Option<Hit<Options>>,
+    /// `hit` is not applied yet: `schema` is still the input, and [`Pending::settle`] applies the hit unless the
+    /// budget normalized the input another way first.
+    pub(crate) deferred: bool,
     /// The normalized schema (the input while a hit is deferred), until assembly moves it into the tool.
     pub(crate) schema: Option<Value>,
     /// The schema's report, until assembly moves it into the tools report.
@@ -54,7 +56,9 @@ pub(crate) struct Pending {
 impl Pending {
     /// Applies a deferred memo hit to the schema, which is then the normalized schema; nothing otherwise.
     pub(crate) fn settle(&mut self) {
-        if let (Some(hit), Some(schema)) = (self.deferred.take(), self.schema.as_mut()) {
+        if std::mem::take(&mut self.deferred)
+            && let (Some(hit), Some(schema)) = (&self.hit, self.schema.as_mut())
+        {
             hit.apply(schema);
         }
     }
@@ -254,7 +258,8 @@ impl Normalizer {
                 key,
                 taken: false,
                 original: None,
-                deferred: None,
+                hit: None,
+                deferred: false,
                 schema: Some(fallback()),
                 report,
             };
@@ -276,22 +281,27 @@ impl Normalizer {
         let mut report = Normalization::default();
         let has_schema = schema.is_some();
         let mut original = None;
-        let mut deferred = None;
+        let mut hit = None;
+        let mut deferred = false;
         if let Some(s) = schema.as_mut() {
             let options = options.clone().with_strict(requested);
             if budgeted(&options, requested) {
                 match self.normalize_keeping(&options, s) {
-                    Kept::Done(r, o) => (report, original) = (r, o),
-                    Kept::Deferred(hit) => {
-                        report = hit.report().clone();
-                        deferred = Some(hit);
+                    Kept::Done(r, o, stored) => (report, original, hit) = (r, o, stored),
+                    Kept::Deferred(found) => {
+                        report = found.report().clone();
+                        hit = Some(found);
+                        deferred = true;
                     }
                 }
             } else {
                 report = self.normalize_with(&options, s);
             }
             // A deferred hit's output is what the schema becomes, so it is the one to test.
-            let output = deferred.as_ref().map_or(&*s, Hit::output);
+            let output = match &hit {
+                Some(found) if deferred => found.output(),
+                _ => &*s,
+            };
             let object = output
                 .as_object()
                 .and_then(|m| json::member(m, "type"))
@@ -299,7 +309,7 @@ impl Normalizer {
                 == Some("object");
             if !run.bypassed && !object {
                 // The fallback replaces whatever the normalization gave, so a deferred hit is never applied.
-                deferred = None;
+                (hit, deferred) = (None, false);
                 json::dismantle(std::mem::replace(s, fallback()));
                 report = not_object();
             }
@@ -315,6 +325,7 @@ impl Normalizer {
             key: shape.schema,
             taken: false,
             original,
+            hit,
             deferred,
             schema,
             report,
