@@ -5,14 +5,15 @@
 //! properties, the object with every declared property at every depth, and the required-only object with each
 //! top-level property added, in turn with its simplest value and each of its `enum` elements (or its `const`). An
 //! instance the output's validator accepts must be accepted by the original under the project's validator; under
-//! strict, a null written for an optional property is turned back into an omission first.
+//! strict, a null written for an optional property is turned back into an omission first, inside union branches and
+//! `allOf` entries too.
 //!
 //! Soundness holds on the keywords the output keeps, and for the first wave's rewrites as they are written. So the
 //! original is read as the pipeline reads it ([`Reading`]): a keyword lifted into a description or dropped by the
 //! target's keep-list is not enforced (but the narrowings' own marks `(type: any)` and `(anyOf: [...])`), a relaxed
 //! `oneOf` is an `anyOf`, snake-case spellings are the keywords they spell, and the merges the pipeline makes with a
 //! winner (a `$ref`'s siblings, a single `allOf` entry, a merged node, the Code Assist `required` intersection)
-//! win in the reading too. Each such merge admits more than the original where the two sides disagree; each is an
+//! win in the reading too, and a root union the report says was merged into one object is read merged. Each such merge admits more than the original where the two sides disagree; each is an
 //! expected failure in [`widenings`] with its reason and an input that shows it, and that test fails when one stops
 //! admitting more. Schemas whose references loop back without consuming any of the instance are skipped: no
 //! validator answers for them.
@@ -107,6 +108,9 @@ struct Reading {
     snake_case: bool,
     /// The target infers `array` from `items` (the Gemini targets).
     items_imply_array: bool,
+    /// `root.merge-alternatives` merged the root's `anyOf` or `oneOf` (named here) into one object: the branches'
+    /// properties united, their `required` lists intersected, everything else in them lifted with the combinator.
+    root_alternatives: Option<String>,
 }
 
 impl Reading {
@@ -143,6 +147,11 @@ impl Reading {
                 target,
                 Target::Google | Target::GoogleJsonSchema | Target::CloudCodeAssist
             ),
+            root_alternatives: report
+                .changes
+                .iter()
+                .find(|c| c.rule == "root.merge-alternatives" && c.kind == ChangeKind::Relaxed)
+                .map(|c| c.pointer.trim_start_matches('/').to_owned()),
         }
     }
 
@@ -170,8 +179,76 @@ fn read_original(original: &Value, reading: &Reading) -> Option<Value> {
         nodes: 0,
         ill_defined: false,
     };
-    let read = read(original, &mut cx);
+    let mut read = read(original, &mut cx);
+    if let (Some(combinator), Value::Object(root)) = (&reading.root_alternatives, &mut read) {
+        merge_root_alternatives(root, combinator)?;
+    }
     (cx.nodes <= READ_BUDGET && !cx.ill_defined).then_some(read)
+}
+
+/// The read root with its `combinator` merged as `root.merge-alternatives` merges it: one object whose properties
+/// are the root's and its branches' (a name declared more than once admitting any of its schemas), whose `required`
+/// is the root's own plus the names every branch requires, and which keeps nothing else of the branches (the lifted
+/// combinator names them in a description). `None` when a branch is not an object the merge could take (one that
+/// stayed a reference).
+fn merge_root_alternatives(root: &mut Map<String, Value>, combinator: &str) -> Option<()> {
+    // The walk may have relaxed a root `oneOf` into an `anyOf` before the merge, and the reading did the same.
+    let key = [combinator, "anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| root.get(*k).is_some_and(Value::is_array))?;
+    let Some(Value::Array(branches)) = root.remove(key) else {
+        return None;
+    };
+    let branches: Vec<Map<String, Value>> = branches
+        .into_iter()
+        .map(|b| match b {
+            Value::Object(b) if !b.contains_key("$ref") => Some(b),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let mut properties: Vec<(String, Vec<Value>)> = Vec::new();
+    let own = root.get("properties").and_then(Value::as_object).cloned();
+    for source in own.iter().chain(
+        branches
+            .iter()
+            .filter_map(|b| b.get("properties").and_then(Value::as_object)),
+    ) {
+        for (name, schema) in source {
+            match properties.iter_mut().find(|(n, _)| n == name) {
+                Some((_, variants)) if !variants.contains(schema) => variants.push(schema.clone()),
+                Some(_) => {}
+                None => properties.push((name.clone(), vec![schema.clone()])),
+            }
+        }
+    }
+    let merged: Map<String, Value> = properties
+        .into_iter()
+        .map(|(name, mut variants)| {
+            let schema = match variants.len() {
+                1 => variants.remove(0),
+                _ => json!({"anyOf": variants}),
+            };
+            (name, schema)
+        })
+        .collect();
+    let names = |b: &Map<String, Value>| -> Vec<Value> {
+        b.get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut required = names(root);
+    if let Some(first) = branches.first() {
+        for name in names(first) {
+            if branches.iter().all(|b| names(b).contains(&name)) && !required.contains(&name) {
+                required.push(name);
+            }
+        }
+    }
+    root.insert("type".to_owned(), json!("object"));
+    root.insert("properties".to_owned(), Value::Object(merged));
+    root.insert("required".to_owned(), Value::Array(required));
+    Some(())
 }
 
 /// What [`read`] carries down.
@@ -590,6 +667,128 @@ fn instances_of(output: &Value) -> Vec<Value> {
     found
 }
 
+/// `schema` (a node of `root`) with its `$defs` and `definitions` beside it, so that it compiles on its own.
+fn in_context(root: &Value, schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(map) = &mut schema {
+        for key in ["$defs", "definitions"] {
+            if let Some(defs) = root.get(key) {
+                map.entry(key).or_insert_with(|| defs.clone());
+            }
+        }
+    }
+    schema
+}
+
+/// Whether `value` satisfies `schema`, a node of `root`; `None` when `schema` does not compile on its own.
+fn admits(root: &Value, schema: &Value, value: &Value) -> Option<bool> {
+    validate::compile(&in_context(root, schema))
+        .ok()
+        .map(|validator| validate::errors(&validator, value).is_empty())
+}
+
+/// The target of a local reference in `root` (followed through chains, at most 32 links), or `schema` itself.
+fn follow<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut schema = schema;
+    for _ in 0..32 {
+        match schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            Some(target) => schema = target,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// The calls [`restore_omissions`] makes for one instance before it stops restoring.
+const RESTORE_BUDGET: usize = 2_000;
+
+/// Turns the strict nulls of `value` back into omissions, as `validate::restore_optional_omissions` does (a null
+/// for a property its object does not require, whose schema compiles and rejects null, is removed) beside `schema`,
+/// a node of the read original `root`, and also through its `anyOf` and `oneOf` branches, which that function leaves
+/// alone, and its `allOf` entries: a union follows the first branch that admits the value once restored along it,
+/// an `allOf` each of its entries. Strict mode makes an optional property required and nullable wherever it sits, a
+/// union branch or an entry included, so a null there stands for an omission the original admits. `hops` counts the
+/// combinators entered since the last property or item (a reference may lead back to the same one); `calls` the
+/// budget spent.
+fn restore_omissions(
+    root: &Value,
+    schema: &Value,
+    value: &mut Value,
+    hops: usize,
+    calls: &mut usize,
+) {
+    *calls += 1;
+    if *calls > RESTORE_BUDGET {
+        return;
+    }
+    let schema = follow(root, schema);
+    if hops >= 4 {
+        return;
+    }
+    // The value meets every `allOf` entry: a null one of them rejects for an optional property fails the original
+    // unless it is omitted.
+    for entry in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        restore_omissions(root, entry, value, hops + 1, calls);
+    }
+    for combinator in ["anyOf", "oneOf"] {
+        for branch in schema
+            .get(combinator)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mut restored = value.clone();
+            restore_omissions(root, branch, &mut restored, hops + 1, calls);
+            if restored != *value && admits(root, branch, &restored) == Some(true) {
+                *value = restored;
+                break;
+            }
+        }
+    }
+    match value {
+        Value::Object(members) => {
+            let Some(Value::Object(properties)) = schema.get("properties") else {
+                return;
+            };
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| names.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            members.retain(|name, member| {
+                !(member.is_null()
+                    && !required.contains(&name.as_str())
+                    && properties.get(name).is_some_and(|s| {
+                        admits(root, follow(root, s), &Value::Null) == Some(false)
+                    }))
+            });
+            for (name, member) in members.iter_mut() {
+                if let Some(property) = properties.get(name) {
+                    restore_omissions(root, property, member, 0, calls);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items").filter(|s| s.is_object()) {
+                for element in items.iter_mut() {
+                    restore_omissions(root, item, element, 0, calls);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// What checking one output found.
 #[derive(Debug, PartialEq, Eq)]
 enum Verdict {
@@ -637,7 +836,7 @@ fn verdict(input: &Value, target: Target, strict: bool, adjust: impl Fn(&mut Rea
             continue;
         }
         if report.strict {
-            validate::restore_optional_omissions(&comparable, &mut instance);
+            restore_omissions(&comparable, &comparable, &mut instance, 0, &mut 0);
         }
         let errors = validate::errors(&original_validator, &instance);
         if errors.iter().any(|e| e.contains(EVALUATION_LIMIT)) {
@@ -849,6 +1048,18 @@ fn widenings() -> Vec<Widening> {
                 "a": {"type": "object", "allOf": [{"anyOf": [{"type": "boolean"}, {"type": "string"}]}]}}}),
             off: |r| r.branches_yield = false,
         },
+        Widening {
+            rule: "root.merge-alternatives",
+            reason: "a root union of objects becomes one object with every branch's properties and only the names \
+                     all branches require, so an object that no branch admits (here one with the properties of \
+                     two closed branches) is admitted",
+            target: Target::OpenAiChat,
+            strict: true,
+            input: json!({"type": "object", "properties": {"v": {}}, "anyOf": [
+                {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": false},
+                {"type": "object", "properties": {"y": {"type": "string"}}, "additionalProperties": false}]}),
+            off: |r| r.root_alternatives = None,
+        },
     ]
 }
 
@@ -1032,5 +1243,92 @@ fn a_cycle_whose_every_branch_requires_a_property_is_not_stubbed() {
         stub,
         &json!({"type": "object", "description": "(recursive additionalProperties: omitted below depth 3)"}),
         "{out}"
+    );
+}
+
+/// Found by the property (seeds 1796198361909516154 and 1796199125357316627, chat strict): the root `anyOf` is
+/// merged into one object (`root.merge-alternatives`, relaxed, the combinator lifted), which keeps only the branches'
+/// properties and the names every branch requires. Here no object satisfies either branch (the first requires a name
+/// it does not declare, which the second does not require; the second is an object and a string at once), yet `{}`
+/// satisfies the merged root. The reading still enforced the root union.
+#[test]
+fn a_merged_root_union_is_read_as_merged() {
+    let inputs = [
+        json!({"anyOf": [{"properties": {"name": {"items": {"type": "string"}}}, "required": ["not_declared"]},
+            {"type": "object", "anyOf": [{"type": "string"}]}]}),
+        json!({"anyOf": [{"properties": {"name": {}}, "required": [], "$ref": "#/$defs/Tag"}], "$defs": {"Tag":
+            {"type": "object", "if": {"type": "string"}, "then": {"type": "string"},
+             "else": {"anyOf": [{"type": "string"}]}}}}),
+    ];
+    for input in &inputs {
+        let found = verdict(input, Target::OpenAiChat, true, |_| {});
+        assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+        let unread = verdict(input, Target::OpenAiChat, true, |r| {
+            r.root_alternatives = None
+        });
+        assert!(matches!(unread, Verdict::Unsound(_)), "{unread:?}");
+    }
+    // The merge is read only where the report carries it: a root union a target keeps stays a union.
+    let reading = Reading::default();
+    let union = json!({"anyOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}]});
+    assert_eq!(read_original(&union, &reading), Some(union.clone()));
+    let reading = Reading {
+        root_alternatives: Some("anyOf".to_owned()),
+        ..Reading::default()
+    };
+    let union = json!({"properties": {"a": {"type": "string"}}, "required": ["c"], "anyOf": [
+        {"properties": {"a": {"type": "integer"}, "b": {}}, "required": ["a", "b"], "minProperties": 3},
+        {"type": "object", "required": ["b"]}]});
+    assert_eq!(
+        read_original(&union, &reading),
+        Some(
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            "b": {}}, "required": ["c", "b"]})
+        )
+    );
+}
+
+/// Found by the property (seeds 1796103623475055815 and 1796199125357316627, chat strict): strict mode makes the
+/// optional `name` of the items of `Tag` required and nullable, and `Tag` is reached through a one-branch `anyOf`
+/// (or a one-entry `allOf`). The output admits `{"user_id": [{"name": null}]}`, which stands for
+/// `{"user_id": [{}]}`; `validate::restore_optional_omissions` follows neither combinator (contract §10.5), so the
+/// null stayed and the original rejected it.
+#[test]
+fn a_strict_null_under_a_union_branch_is_an_omission() {
+    let tag = |combinator: &str| {
+        json!({"properties": {"name": {"$ref": "#/$defs/Node"}, "user_id": {combinator: [{"$ref": "#/$defs/Tag"}]}},
+            "required": [], "$defs": {"Node": {"allOf": [{"type": "string"}, {"properties": {}, "required": []}]},
+            "Tag": {"type": "array", "items": {"properties": {"name": {"$ref": "#/$defs/Tag"}}, "required": []},
+            "min_items": 1}}})
+    };
+    let root = json!({"properties": {"name": {"type": "object", "properties": {"name": {"$ref": "#/$defs/Item",
+        "description": "see the definition"}, "user_id": {"allOf": [{"$ref": "#"}]}}, "required": []}},
+        "required": [], "$defs": {"Item": {"properties": {}, "required": ["not_declared"]}}});
+    for input in [tag("anyOf"), tag("allOf"), root] {
+        let found = verdict(&input, Target::OpenAiChat, true, |_| {});
+        assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    }
+    // The null goes where the branch the value follows leaves the property optional and rejects null, and nowhere
+    // else: a required property, a nullable one, and a branch the value does not satisfy keep theirs.
+    let schema = json!({"properties": {"u": {"anyOf": [
+        {"type": "object", "properties": {"k": {"type": "integer"}, "x": {"type": "string"}}, "required": ["k"]},
+        {"type": "object", "properties": {"n": {"type": "string"}, "m": {"type": ["string", "null"]}},
+         "required": ["n"]}]}}});
+    let restore = |value: Value| {
+        let mut value = value;
+        restore_omissions(&schema, &schema, &mut value, 0, &mut 0);
+        value
+    };
+    assert_eq!(
+        restore(json!({"u": {"n": null, "m": null, "x": null}})),
+        json!({"u": {"n": null, "m": null, "x": null}})
+    );
+    assert_eq!(
+        restore(json!({"u": {"k": 1, "x": null}})),
+        json!({"u": {"k": 1}})
+    );
+    assert_eq!(
+        restore(json!({"u": {"n": "", "m": null, "x": null}})),
+        json!({"u": {"n": "", "m": null, "x": null}})
     );
 }
