@@ -108,6 +108,8 @@ struct Reading {
     snake_case: bool,
     /// The target infers `array` from `items` (the Gemini targets).
     items_imply_array: bool,
+    /// `walk.infer-type` gave some node a type.
+    infers_type: bool,
     /// `root.merge-alternatives` merged the root's `anyOf` or `oneOf` (named here) into one object: the branches'
     /// properties united, their `required` lists intersected, everything else in them lifted with the combinator.
     root_alternatives: Option<String>,
@@ -137,6 +139,7 @@ impl Reading {
                 || has("google.collapse-nullable")
                 || has("cca.merge-combinator"),
             snake_case: has("walk.snake-case"),
+            infers_type: has("walk.infer-type"),
             entry_wins: has("walk.merge-all-of"),
             closed_entries_join: report
                 .changes
@@ -176,6 +179,8 @@ fn read_original(original: &Value, reading: &Reading) -> Option<Value> {
         reading,
         stack: Vec::new(),
         depth: 0,
+        instance: true,
+        branch: false,
         nodes: 0,
         ill_defined: false,
     };
@@ -261,6 +266,11 @@ struct ReadCx<'a> {
     /// How many instance levels (a property, an item) the current node is below the root.
     depth: usize,
     nodes: usize,
+    /// Whether the current node describes the instance positively (not below `not`, `if`, `then`, `else`,
+    /// `contains`, `propertyNames` or `dependentSchemas`), where `walk.infer-type` runs.
+    instance: bool,
+    /// Whether the current node is an `anyOf` or `oneOf` branch in such a position.
+    branch: bool,
     ill_defined: bool,
 }
 
@@ -284,8 +294,8 @@ fn consumes(key: &str) -> bool {
 
 /// `schema` as the pipeline reads it, children first as the walk visits them: the snake-case spellings renamed
 /// (`walk.snake-case`), a local `$ref`'s target read and the reference's siblings replacing its keys
-/// (`resolve.inline-ref`), including the same keys in the target's union branches, one of which a narrowing inside
-/// the target may have merged into it; then [`relax`].
+/// (`resolve.inline-ref`), including the same keys in the target's union branches and `allOf` entries, which the
+/// walk may have merged into it first (see [`strip_from_merged`]); then [`relax`].
 fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     let Value::Object(original) = schema else {
         return schema.clone();
@@ -306,6 +316,13 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     for (key, value) in &map {
         let step = usize::from(consumes(key));
         cx.depth += step;
+        let position = (cx.instance, cx.branch);
+        cx.instance = cx.instance
+            && !matches!(
+                key.as_str(),
+                "not" | "if" | "then" | "else" | "contains" | "propertyNames" | "dependentSchemas"
+            );
+        cx.branch = cx.instance && matches!(key.as_str(), "anyOf" | "oneOf");
         let value = match (class_of(key, value), value) {
             (KeywordClass::MapChildren | KeywordClass::Definitions, Value::Object(members)) => {
                 Value::Object(
@@ -322,6 +339,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             _ => value.clone(),
         };
         cx.depth -= step;
+        (cx.instance, cx.branch) = position;
         node.insert(key.clone(), value);
     }
     if cx.reading.siblings_win
@@ -350,9 +368,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             cx.stack.pop();
             if let Value::Object(mut merged) = target {
                 node.remove("$ref");
-                if cx.reading.branches_yield {
-                    strip_from_unions(&mut merged, &node);
-                }
+                strip_from_merged(&mut merged, &node, cx.reading);
                 for (key, value) in node {
                     merged.insert(key, value);
                 }
@@ -360,13 +376,27 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
-    relax(node, cx.reading, cx.root)
+    relax(node, cx.reading, cx.root, cx.branch)
 }
 
-/// Removes from the `anyOf` and `oneOf` branches of `node` every key (but `description`) that `winner` carries: a
-/// narrowing may have merged one of those branches into `node` before `winner`'s keys replaced its own.
-fn strip_from_unions(node: &mut Map<String, Value>, winner: &Map<String, Value>) {
-    for combinator in ["anyOf", "oneOf"] {
+/// Removes from the subschemas that the pipeline may have merged into `node` every key (but `description`) that
+/// `winner` carries, since `winner`'s keys replaced theirs after the merge: the `anyOf` and `oneOf` branches, one of
+/// which a narrowing or a union merge may have brought in (`reading.branches_yield`), and the `allOf` entries, which
+/// `walk.merge-all-of` merges (`reading.entry_wins`).
+fn strip_from_merged(
+    node: &mut Map<String, Value>,
+    winner: &Map<String, Value>,
+    reading: &Reading,
+) {
+    let combinators = [
+        ("anyOf", reading.branches_yield),
+        ("oneOf", reading.branches_yield),
+        ("allOf", reading.entry_wins),
+    ];
+    for (combinator, merged) in combinators {
+        if !merged {
+            continue;
+        }
         if let Some(Value::Array(branches)) = node.get_mut(combinator) {
             for branch in branches.iter_mut() {
                 if let Value::Object(b) = branch {
@@ -378,14 +408,22 @@ fn strip_from_unions(node: &mut Map<String, Value>, winner: &Map<String, Value>)
 }
 
 /// The types a combinator branch may have once merged: its own; or, without one, those its first combinator's
-/// branches may have. The Code Assist merge gives a union the type of its first branch when every branch has that
-/// type; otherwise `target.narrow-union` keeps the first branch that passes the target's check on its own, which an
-/// untyped branch does not, so the union takes the type of one of its typed branches, whichever that is. (An `allOf`
-/// merges only when its entries share the first entry's type.)
+/// branches give it. The Code Assist merge gives a union the type of its first branch when every branch has that
+/// type; otherwise `target.narrow-union` keeps the first branch that passes the target's check on its own (which an
+/// untyped branch does not) and carries no key the union's node carries with another value, so the union takes the
+/// type of the first typed branch that agrees with its node. (An `allOf` merges only when its entries share the first
+/// entry's type.) Where that branch fails the check for another reason, the narrowing keeps a later one, and the
+/// reading may then let the node win where the pipeline kept the branch: a weaker check, never a false alarm.
 fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
     if let Some(ty) = branch.get("type") {
         return vec![ty];
     }
+    let agrees = |b: &Map<String, Value>| {
+        b.iter().all(|(key, value)| {
+            matches!(key.as_str(), "description" | "allOf" | "anyOf" | "oneOf")
+                || branch.get(key).is_none_or(|own| own == value)
+        })
+    };
     ["allOf", "anyOf", "oneOf"]
         .iter()
         .find_map(|combinator| {
@@ -400,8 +438,10 @@ fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
                 branches
                     .iter()
                     .filter_map(Value::as_object)
-                    .flat_map(merged_types)
-                    .collect()
+                    .filter(|b| agrees(b))
+                    .map(merged_types)
+                    .find(|types| !types.is_empty())
+                    .unwrap_or_default()
             };
             (!types.is_empty()).then_some(types)
         })
@@ -411,7 +451,7 @@ fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
 /// The relaxations of one node whose children are read: a single-entry `allOf` merged with the entry winning, a key
 /// the node carries winning over its combinator branches', the lifted keywords dropped, a `oneOf` read as `anyOf`
 /// and the undeclared required names dropped, as `reading` says; `root` is the original document.
-fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value) -> Value {
+fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: bool) -> Value {
     if reading.entry_wins
         && let Some(Value::Array(entries)) = map.get("allOf")
         && let [Value::Object(entry)] = entries.as_slice()
@@ -518,7 +558,27 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value) -> Value 
             }
         }
     }
+    // A union branch whose type `walk.infer-type` took from its `const` (or else its one-kind `enum`) keeps that type
+    // when the keyword is lifted: the branch is then of that type when its node merges it.
+    let literal = ["const", "enum"]
+        .into_iter()
+        .find_map(|key| map.get(key).map(|value| (key, value)));
+    let inferred = match literal {
+        Some((key, value))
+            if branch
+                && reading.infers_type
+                && reading.lifted.contains(key)
+                && !map.contains_key("type")
+                && !map.contains_key("properties") =>
+        {
+            literal_kind(key, value)
+        }
+        _ => None,
+    };
     let mut out = Map::new();
+    if let Some(kind) = inferred {
+        out.insert("type".to_owned(), json!(kind));
+    }
     for (key, value) in &map {
         if reading.lifted.contains(key) {
             continue;
@@ -548,6 +608,29 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value) -> Value 
         out.insert(key, value);
     }
     Value::Object(out)
+}
+
+/// The type `walk.infer-type` gives a node from its `const` or its one-kind `enum` (`key` with `value`).
+fn literal_kind(key: &str, value: &Value) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::Null => Some("null"),
+        Value::Bool(_) => Some("boolean"),
+        Value::String(_) => Some("string"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        Value::Array(_) | Value::Object(_) => None,
+    };
+    match (key, value) {
+        ("const", c) => kind(c),
+        ("enum", Value::Array(values)) => {
+            let first = kind(values.first()?)?;
+            values
+                .iter()
+                .all(|v| kind(v) == Some(first))
+                .then_some(first)
+        }
+        _ => None,
+    }
 }
 
 /// The simplest value `schema` (a node of `root`) admits, or `None` when none is found within a few references.
@@ -1039,6 +1122,18 @@ fn widenings() -> Vec<Widening> {
             off: |r| r.branches_yield = false,
         },
         Widening {
+            rule: "resolve.inline-ref",
+            reason: "an allOf inside a $ref target is merged into the target (walk.merge-all-of), and the $ref's \
+                     siblings then win over the keys its entries brought (here a property's type)",
+            target: Target::OpenAiChat,
+            strict: true,
+            input: json!({"type": "object", "properties": {"v": {},
+                "a": {"$ref": "#/$defs/E", "properties": {"n": {"type": "integer"}}}},
+                "$defs": {"E": {"allOf": [{"type": "object"},
+                    {"properties": {"n": {"type": "string"}}, "required": ["n"]}]}}}),
+            off: |r| r.entry_wins = false,
+        },
+        Widening {
             rule: "walk.merge-all-of",
             reason: "a union inside a single allOf entry is narrowed to a branch with the entry alone, and the entry \
                      then wins over the node's keys that branch also carries",
@@ -1106,7 +1201,8 @@ fn a_branch_typed_by_the_narrowing_of_its_own_union_yields_to_the_node() {
         let found = verdict(&input, Target::CloudCodeAssist, strict, |_| {});
         assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
     }
-    // The branch is read as admitting anything only when none of the types its union may take is the node's.
+    // The branch is read as admitting anything when the type its union takes (its first typed branch's) is not the
+    // node's.
     let reading = Reading {
         node_wins: true,
         ..Reading::default()
@@ -1119,8 +1215,59 @@ fn a_branch_typed_by_the_narrowing_of_its_own_union_yields_to_the_node() {
         read(json!([{"minLength": 1}, {"type": "number"}, {"type": "boolean"}])),
         json!({})
     );
-    let kept = json!([{"type": "number"}, {"type": "string", "minLength": 2}]);
+    let kept = json!([{"minLength": 1}, {"type": "string", "minLength": 2}, {"type": "number"}]);
     assert_eq!(read(kept.clone()), json!({"anyOf": kept}));
+}
+
+/// Found by the property (seed 1796103623475055815, Code Assist): in a string node, the union branch
+/// `{"minLength": 1, "const": null}` is typed `null` from its `const` (`walk.infer-type`), loses its `minLength`
+/// (`google.type-applicability`) and its `const` (lifted), and is merged into the node, whose `string` wins (the listed
+/// widening): the output admits every string. The reading lifted the `const` and with it the branch's type, so the
+/// branch looked untyped and stayed a constraint.
+#[test]
+fn a_union_branch_keeps_the_type_its_lifted_const_gave_it() {
+    // `b` is removed (`target.omit-property`), so that the output is narrowed.
+    let input = json!({"properties": {"name": {"type": "string", "anyOf": [{"min_length": 1, "const": null}]},
+        "b": {"not": {"type": "string"}}}, "required": []});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let untyped = verdict(&input, Target::CloudCodeAssist, false, |r| {
+        r.infers_type = false
+    });
+    assert!(matches!(untyped, Verdict::Unsound(_)), "{untyped:?}");
+    // Only a union branch keeps it: elsewhere the lifted `const` leaves nothing.
+    let reading = Reading {
+        lifted: BTreeSet::from(["const".to_owned()]),
+        infers_type: true,
+        ..Reading::default()
+    };
+    let node = json!({"properties": {"a": {"const": 1}, "b": {"anyOf": [{"const": "x"}, {"enum": [true, false]},
+        {"enum": [1, "y"]}]}}});
+    assert_eq!(
+        read_original(&node, &reading),
+        Some(
+            json!({"properties": {"a": {}, "b": {"anyOf": [{"type": "string"}, {"enum": [true, false]},
+            {"enum": [1, "y"]}]}}})
+        )
+    );
+}
+
+/// Found by the property (seed 1796103623475055815, Code Assist): in a string node, the union branch
+/// `{"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^[a-z]+$"}]}` (the second an `allOf` merged) cannot
+/// be merged, so `target.narrow-union` keeps its first branch, the integer, and names the string one; the node's
+/// `string` then wins over it (`cca.merge-combinator`, the listed widening), and the output admits every string. The
+/// reading kept the branch as a constraint because one of its branches was a string, though the narrowing did not
+/// keep that one.
+#[test]
+fn a_union_branch_takes_the_type_of_the_branch_its_narrowing_keeps() {
+    let input = json!({"properties": {"name": {"type": "string", "anyOf": [{"anyOf": [{"type": "integer"},
+        {"allOf": [{"type": "string"}, {"type": "string", "pattern": "^[a-z]+$"}]}]}]}}, "required": []});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // A branch whose keys the union's node carries with another value is not the one the narrowing keeps.
+    let branch = json!({"format": "date", "anyOf": [{"type": "string", "format": "email"}, {"type": "number"}]});
+    let types = merged_types(branch.as_object().expect("an object"));
+    assert_eq!(types, vec![&json!("number")]);
 }
 
 /// Found by the property (Google and Code Assist): the single `allOf` entry `{"$ref": "#"}` of a string node deep in
@@ -1330,5 +1477,34 @@ fn a_strict_null_under_a_union_branch_is_an_omission() {
     assert_eq!(
         restore(json!({"u": {"n": "", "m": null, "x": null}})),
         json!({"u": {"n": "", "m": null, "x": null}})
+    );
+}
+
+/// Found by the property (seed 1796103623475055815, chat strict): the target of `{"$ref": "#/$defs/Item",
+/// "properties": {}, "required": []}` is an `allOf` whose second entry requires `not_declared`. The walk merges the
+/// entries into the target (`walk.merge-all-of`), then the reference's siblings replace the target's `properties` and
+/// `required` (`resolve.inline-ref`, the listed widening), so nothing is required. The reading stripped the siblings'
+/// keys from the target's union branches only, and kept the entry's `required`.
+#[test]
+fn a_ref_sibling_wins_over_the_merged_all_of_entries_of_its_target() {
+    let input = json!({"properties": {"name": {"properties": {}, "required": []}, "user_id": {"properties": {},
+        "required": [], "$ref": "#/$defs/Item"}}, "required": [], "$defs": {"Item": {"allOf": [{"type": "object",
+        "if": {"type": "string"}, "then": {"type": "string"}, "else": {"type": "string"}},
+        {"properties": {"name": {}}, "required": ["not_declared"]}]}}});
+    let found = verdict(&input, Target::OpenAiChat, true, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // The entries keep the keys the siblings do not carry.
+    let reading = Reading {
+        entry_wins: true,
+        siblings_win: true,
+        ..Reading::default()
+    };
+    let input = json!({"properties": {"a": {"$ref": "#/$defs/E", "required": []}}, "$defs": {"E": {"allOf": [
+        {"type": "object", "minProperties": 1}, {"required": ["x"], "maxProperties": 3}]}}});
+    let read = read_original(&input, &reading).expect("a readable schema");
+    assert_eq!(
+        read["properties"]["a"],
+        json!({"allOf": [{"type": "object", "minProperties": 1}, {"maxProperties": 3}], "required": []}),
+        "{read}"
     );
 }
