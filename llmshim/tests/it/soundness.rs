@@ -458,13 +458,16 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
     {
         let entry = entry.clone();
         map.remove("allOf");
-        // The entry wins, and so do the keys of a union branch a narrowing may have merged into it.
+        // The entry wins, and so do the keys of a union branch a narrowing may have merged into it, and those of the
+        // entry's own `allOf` entries, which the walk merges into it before it merges the entry into the node.
         let mut own = map.clone();
-        for combinator in ["anyOf", "oneOf"] {
-            if !reading.branches_yield {
-                break;
-            }
-            if let Some(Value::Array(branches)) = entry.get(combinator) {
+        let merged = [
+            ("anyOf", reading.branches_yield),
+            ("oneOf", reading.branches_yield),
+            ("allOf", true),
+        ];
+        for (combinator, _) in merged.iter().filter(|(_, merged)| *merged) {
+            if let Some(Value::Array(branches)) = entry.get(*combinator) {
                 for branch in branches.iter().filter_map(Value::as_object) {
                     own.retain(|key, _| key == "description" || !branch.contains_key(key));
                 }
@@ -487,11 +490,16 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
                     .to_owned()
             };
             let mut carried: BTreeSet<String> = target.keys().map(|k| camel(k)).collect();
-            for combinator in ["anyOf", "oneOf", "any_of", "one_of"] {
-                if !reading.branches_yield {
-                    break;
-                }
-                if let Some(Value::Array(branches)) = target.get(combinator) {
+            let spelled = [
+                ("anyOf", reading.branches_yield),
+                ("oneOf", reading.branches_yield),
+                ("any_of", reading.branches_yield),
+                ("one_of", reading.branches_yield),
+                ("allOf", true),
+                ("all_of", true),
+            ];
+            for (combinator, _) in spelled.iter().filter(|(_, merged)| *merged) {
+                if let Some(Value::Array(branches)) = target.get(*combinator) {
                     for branch in branches.iter().filter_map(Value::as_object) {
                         carried.extend(branch.keys().map(|k| camel(k)));
                     }
@@ -1506,5 +1514,26 @@ fn a_ref_sibling_wins_over_the_merged_all_of_entries_of_its_target() {
         read["properties"]["a"],
         json!({"allOf": [{"type": "object", "minProperties": 1}, {"maxProperties": 3}], "required": []}),
         "{read}"
+    );
+}
+
+/// Found by the property (seed 424242001, Code Assist): the single `allOf` entry of an object node is itself an
+/// `allOf` of two numbers. The walk merges that inner `allOf` into the entry (`cca.merge-combinator`), which so
+/// becomes a number, and then the entry into the node, the entry winning (`walk.merge-all-of`, the listed widening):
+/// the output is a number. The reading merged the entry first and let the node's `object` win over the inner entries.
+#[test]
+fn an_all_of_entry_wins_with_the_keys_of_its_own_merged_entries() {
+    let input = json!({"properties": {"name": {"anyOf": [{"type": "null"}]}, "user_id": {"type": "object",
+        "allOf": [{"allOf": [{"type": "number"}, {"type": "number"}]}]}}, "required": []});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let reading = Reading {
+        entry_wins: true,
+        ..Reading::default()
+    };
+    let node = json!({"type": "object", "minLength": 1, "allOf": [{"allOf": [{"type": "number"}, {"minimum": 1}]}]});
+    assert_eq!(
+        read_original(&node, &reading),
+        Some(json!({"minLength": 1, "allOf": [{"type": "number"}, {"minimum": 1}]}))
     );
 }
