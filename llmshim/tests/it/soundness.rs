@@ -1240,7 +1240,7 @@ fn a_union_branch_keeps_the_type_its_lifted_const_gave_it() {
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
     let untyped = verdict(&input, Target::CloudCodeAssist, false, |r| {
-        r.infers_type = false
+        r.infers_type = false;
     });
     assert!(matches!(untyped, Verdict::Unsound(_)), "{untyped:?}");
     // Only a union branch keeps it: elsewhere the lifted `const` leaves nothing.
@@ -1419,7 +1419,7 @@ fn a_merged_root_union_is_read_as_merged() {
         let found = verdict(input, Target::OpenAiChat, true, |_| {});
         assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
         let unread = verdict(input, Target::OpenAiChat, true, |r| {
-            r.root_alternatives = None
+            r.root_alternatives = None;
         });
         assert!(matches!(unread, Verdict::Unsound(_)), "{unread:?}");
     }
