@@ -1446,7 +1446,7 @@ fn a_merged_root_union_is_read_as_merged() {
 /// Found by the property (seeds 1796103623475055815 and 1796199125357316627, chat strict): strict mode makes the
 /// optional `name` of the items of `Tag` required and nullable, and `Tag` is reached through a one-branch `anyOf`
 /// (or a one-entry `allOf`). The output admits `{"user_id": [{"name": null}]}`, which stands for
-/// `{"user_id": [{}]}`; `validate::restore_optional_omissions` follows neither combinator (contract §10.5), so the
+/// `{"user_id": [{}]}`; `validate::restore_optional_omissions` follows neither combinator (its documented scope), so the
 /// null stayed and the original rejected it.
 #[test]
 fn a_strict_null_under_a_union_branch_is_an_omission() {
