@@ -72,9 +72,11 @@ pub(crate) const LIFT_DROPS: [&LiftDrop; 4] = [&VACUOUS, &CONJUNCTION, &SIBLINGS
 const VACUOUS: LiftDrop = LiftDrop {
     rule: "walk.split-type-array, google.type-applicability, google.isolate-any-of",
     what: "a keyword that applies to one kind of value (`minimum` to numbers, `minItems` and `items` to arrays, \
-           `pattern` to strings, `properties` to objects, ...) on a node whose own type it does not apply to, or on \
-           an untyped node where every typed output node at its position has such a type; and what lies below such a \
-           keyword, also in a union branch of a node whose type it does not apply to",
+           `pattern` to strings, `properties` to objects, ...) on a node whose own type it does not apply to, or \
+           whose values must also have the types of the nodes it is in conjunction with (the nodes whose union it \
+           is a branch of, its `allOf` entries read through their references) and it applies to none of the kinds \
+           they share, or on an untyped node where every typed output node at its position has such a type; and \
+           what lies below such a keyword, also in a union branch of a node whose type it does not apply to",
     why: "it constrains no value the output admits there (vacuous); the type-array split prunes it from the \
           branches of other types, and Gemini rejects it",
 };
@@ -309,14 +311,7 @@ struct Visit<'a> {
 impl<'a> Visit<'a> {
     /// The value of keyword `key` (camel case), reading a snake-case spelling first, the last layer first.
     fn get(&self, key: &str) -> Option<&'a Value> {
-        let snake = SNAKE
-            .iter()
-            .find(|(_, camel)| *camel == key)
-            .map(|(s, _)| *s);
-        self.layers
-            .iter()
-            .rev()
-            .find_map(|layer| snake.and_then(|s| layer.get(s)).or_else(|| layer.get(key)))
+        layered(&self.layers, key)
     }
 
     /// Every keyword of the node, camel case, in first-seen order.
@@ -340,25 +335,55 @@ impl<'a> Visit<'a> {
         self.get(key).and_then(Value::as_str).map(str::to_owned)
     }
 
-    /// The type names of each `allOf` entry of the node that gives a `type`: a value of the node is a value of every
-    /// entry, so they are in conjunction with the node (the merge makes one node of them).
-    fn entry_types(&self) -> Vec<Vec<String>> {
-        let Some(Value::Array(entries)) = self.get("allOf") else {
-            return Vec::new();
+    /// The type names of each `allOf` entry of the node that gives a `type`, read through the entry's references
+    /// (siblings winning) and down its own `allOf` entries: a value of the node is a value of every entry, so they
+    /// are in conjunction with the node (the merge makes one node of them, a `$ref` entry expanded first).
+    fn entry_types(&self, root: &'a Value) -> Vec<Vec<String>> {
+        let mut found = Vec::new();
+        let mut seen: HashSet<*const Map<String, Value>> = HashSet::new();
+        let mut stack: Vec<&'a Value> = match self.get("allOf") {
+            Some(Value::Array(entries)) => entries.iter().collect(),
+            _ => Vec::new(),
         };
-        entries
-            .iter()
-            .filter_map(|entry| match entry.get("type") {
-                Some(Value::String(t)) => Some(vec![t.clone()]),
-                Some(Value::Array(ts)) => Some(
-                    ts.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect(),
-                ),
-                _ => None,
-            })
-            .collect()
+        while let Some(entry) = stack.pop() {
+            let Value::Object(map) = entry else {
+                continue;
+            };
+            if !seen.insert(std::ptr::from_ref(map)) {
+                continue;
+            }
+            let layers = chain(root, map);
+            if let Some(types) = layered(&layers, "type")
+                .and_then(type_names)
+                .filter(|t| !t.is_empty())
+            {
+                found.push(types);
+            }
+            if let Some(Value::Array(entries)) = layered(&layers, "allOf") {
+                stack.extend(entries);
+            }
+        }
+        found
+    }
+
+    /// The type sets a value of this node must have all at once: the nodes around it (for a union branch), its own
+    /// type, and its `allOf` entries' types. Its own type is the one it gives, or else, when no entry gives one, the
+    /// one the walker infers ([`Visit::types`]): the merge of `allOf` (`W14`) brings an entry's type into the node
+    /// before the walker infers one from `properties` (`W17`).
+    fn conjunction(&self, root: &'a Value) -> Vec<Vec<String>> {
+        let mut sets = self.branch_of.clone().unwrap_or_default();
+        let entries = self.entry_types(root);
+        let given = matches!(self.get("type"), Some(Value::String(_) | Value::Array(_)));
+        let own = if given || entries.is_empty() {
+            self.types()
+        } else {
+            Vec::new()
+        };
+        if !own.is_empty() {
+            sets.push(own);
+        }
+        sets.extend(entries);
+        sets
     }
 
     /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
@@ -392,6 +417,50 @@ impl<'a> Visit<'a> {
     }
 }
 
+/// The value of keyword `key` (camel case) in `layers`, reading a snake-case spelling first, the last layer first.
+fn layered<'a>(layers: &[&'a Map<String, Value>], key: &str) -> Option<&'a Value> {
+    let snake = SNAKE
+        .iter()
+        .find(|(_, camel)| *camel == key)
+        .map(|(s, _)| *s);
+    layers
+        .iter()
+        .rev()
+        .find_map(|layer| snake.and_then(|s| layer.get(s)).or_else(|| layer.get(key)))
+}
+
+/// The layers of `map` as the pipeline reads it: the targets of its local `$ref` chain first, `map` last (so its
+/// siblings win); the chain stops at a reference that does not resolve or that re-enters itself.
+fn chain<'a>(root: &'a Value, map: &'a Map<String, Value>) -> Vec<&'a Map<String, Value>> {
+    let mut layers = vec![map];
+    let mut refs: Vec<&str> = Vec::new();
+    while let Some(Value::String(reference)) = layers[0].get("$ref") {
+        if refs.contains(&reference.as_str()) {
+            break;
+        }
+        let Some(Value::Object(target)) = resolve(root, reference) else {
+            break;
+        };
+        refs.push(reference);
+        layers.insert(0, target);
+    }
+    layers
+}
+
+/// The type names of a `type` value (a string or an array of strings).
+fn type_names(value: &Value) -> Option<Vec<String>> {
+    match value {
+        Value::String(t) => Some(vec![t.clone()]),
+        Value::Array(ts) => Some(
+            ts.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// The JSON type name of a value (`integer` for a number without fraction or exponent).
 fn kind(value: &Value) -> &'static str {
     match value {
@@ -405,33 +474,35 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-/// Whether no value has a type of every one of `sets` at once: the types of a union branch's own node (`own`, empty
-/// when nothing says) and of every node it is in conjunction with at its position (`around`: the nodes whose union
-/// it is a branch of, at any depth of unions, each empty-free). A value must satisfy the node and the branch it is
-/// matched through, so an empty intersection means the branch, and every node below it at the same position (an
-/// `allOf` entry of the branch, a branch of its own unions), admits nothing. Intersected as kinds of value: `number`
-/// is the integers and the other numbers, `integer` the integers; any other name is a kind of its own.
-fn admits_nothing(own: &[String], around: &[Vec<String>]) -> bool {
-    let kinds = |name: &str| -> Vec<String> {
-        if name == "number" {
-            vec!["integer".to_owned(), "fraction".to_owned()]
-        } else {
-            vec![name.to_owned()]
-        }
-    };
-    let mut sets = around
-        .iter()
-        .map(Vec::as_slice)
-        .chain((!own.is_empty()).then_some(own));
-    let Some(first) = sets.next() else {
-        return false;
-    };
+/// The kinds of value that have a type of every one of `sets` at once, or `None` when no set says anything. Intersected
+/// as kinds of value: `number` is the integers and the other numbers (`fraction`), `integer` the integers; any other
+/// name is a kind of its own.
+fn common_kinds(sets: &[Vec<String>]) -> Option<HashSet<String>> {
+    let mut sets = sets.iter().filter(|set| !set.is_empty());
+    let first = sets.next()?;
     let mut common: HashSet<String> = first.iter().flat_map(|t| kinds(t)).collect();
     for set in sets {
         let admitted: HashSet<String> = set.iter().flat_map(|t| kinds(t)).collect();
         common.retain(|k| admitted.contains(k));
     }
-    common.is_empty()
+    Some(common)
+}
+
+/// The kinds of value a type name stands for (see [`common_kinds`]).
+fn kinds(name: &str) -> Vec<String> {
+    if name == "number" {
+        vec!["integer".to_owned(), "fraction".to_owned()]
+    } else {
+        vec![name.to_owned()]
+    }
+}
+
+/// Whether no value has a type of every one of `sets` at once ([`Visit::conjunction`] of a union branch: the nodes
+/// around it, its own type and its typed `allOf` entries). A value must satisfy the node and the branch it is
+/// matched through, so an empty intersection means the branch, and every node below it at the same position (an
+/// `allOf` entry of the branch, a branch of its own unions), admits nothing.
+fn admits_nothing(sets: &[Vec<String>]) -> bool {
+    common_kinds(sets).is_some_and(|common| common.is_empty())
 }
 
 /// Resolves a local reference (`#` or `#/json/pointer`) inside `root`.
@@ -559,11 +630,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         // such a branch at the same position (an `allOf` entry of it, typed or not): it admits nothing (CONJUNCTION).
         let own = visit.types();
         let around = visit.branch_of.clone().unwrap_or_default();
-        let admits_nothing = visit.branch_of.is_some() && {
-            let mut conjoined = around.clone();
-            conjoined.extend(visit.entry_types());
-            admits_nothing(&own, &conjoined)
-        };
+        let conjunction = visit.conjunction(input);
+        let admits_nothing = visit.branch_of.is_some() && admits_nothing(&conjunction);
+        let common = common_kinds(&conjunction).filter(|c| !c.is_empty());
         let shadowed = |key: &str| {
             visit.shadow.iter().any(|s| s == key)
                 || admits_nothing
@@ -572,9 +641,12 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                         |types: &[String]| !types.iter().any(|t| applies.contains(&t.as_str()));
                     (!own.is_empty() && excludes(&own))
                         || around.iter().any(|types| excludes(types))
+                        || common.as_ref().is_some_and(|c| excludes_kinds(applies, c))
                 })
         };
-        let own_types = visit.types();
+        // What the node gives the union branches below it: its own type and its entries' types, which they are in
+        // conjunction with.
+        let own_sets = conjunction[around.len()..].to_vec();
         let mut push =
             |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
                 let mut path = frame.path.clone();
@@ -683,9 +755,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             if let Some(Value::Array(entries)) = visit.get(combinator) {
                 for (at, child) in entries.iter().enumerate() {
                     let mut around = visit.branch_of.clone().unwrap_or_default();
-                    if !own_types.is_empty() {
-                        around.push(own_types.clone());
-                    }
+                    around.extend(own_sets.iter().filter(|t| !t.is_empty()).cloned());
                     push(child, None, format!("{combinator}/{at}"), Some(around));
                 }
             }
@@ -1149,14 +1219,14 @@ fn account(
         return Ok(Account::Dropped(SIBLINGS.rule));
     }
     let own_types = visit.types();
-    if vacuous(key, value, &own_types, nodes) {
+    let conjunction = visit.conjunction(input);
+    let common = common_kinds(&conjunction).filter(|c| !c.is_empty());
+    if vacuous(key, value, &own_types, common.as_ref(), nodes) {
         return Ok(Account::Dropped(VACUOUS.rule));
     }
     // A branch whose types share no value with the nodes it is in conjunction with admits nothing, and so does a node
     // below it at the same position (an `allOf` entry of such a branch), typed or not.
-    if let Some(around) = &visit.branch_of
-        && admits_nothing(&own_types, &[around.clone(), visit.entry_types()].concat())
-    {
+    if visit.branch_of.is_some() && admits_nothing(&conjunction) {
         return Ok(Account::Dropped(CONJUNCTION.rule));
     }
     if LIFT_LIST.contains(&key) {
@@ -1228,11 +1298,27 @@ fn applies_to(key: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-/// Whether `key` applies to no value there: the input node's own types are all ones it does not apply to, or, for an
-/// untyped input node, every typed output node at the position has such a type and every untyped one is a pure union
-/// wrapper. A `format` other than the numeric ones (`int32`, `int64`, `float`, `double`) applies to strings only, as
-/// the type-array split reads it (`walk.split-type-array` keeps a `date-time` in the string branch alone).
-fn vacuous(key: &str, value: &Value, own_types: &[String], nodes: &[&Map<String, Value>]) -> bool {
+/// Whether none of the kinds of value in `common` is one of `types` (type names a keyword applies to).
+fn excludes_kinds(types: &[&str], common: &HashSet<String>) -> bool {
+    !types
+        .iter()
+        .flat_map(|t| kinds(t))
+        .any(|k| common.contains(&k))
+}
+
+/// Whether `key` applies to no value there: the input node's own types are all ones it does not apply to, or the
+/// kinds of value that its conjunction admits (`common`: the types of the nodes around it, its own and its `allOf`
+/// entries' taken together, when they share a kind) are; or, for an input node that nothing types, every typed
+/// output node at the position has such a type and every untyped one is a pure union wrapper. A `format` other
+/// than the numeric ones (`int32`, `int64`, `float`, `double`) applies to strings only, as the type-array split
+/// reads it (`walk.split-type-array` keeps a `date-time` in the string branch alone).
+fn vacuous(
+    key: &str,
+    value: &Value,
+    own_types: &[String],
+    common: Option<&HashSet<String>>,
+    nodes: &[&Map<String, Value>],
+) -> bool {
     let string_format = key == "format"
         && value
             .as_str()
@@ -1245,10 +1331,19 @@ fn vacuous(key: &str, value: &Value, own_types: &[String], nodes: &[&Map<String,
             None => return false,
         }
     };
+    if !own_types.is_empty() && !own_types.iter().any(|t| types.contains(&t.as_str())) {
+        return true;
+    }
+    if let Some(common) = common {
+        // A value of the node has one of these kinds (a value of a `string` node's `["integer", "string"]` branch is
+        // a string; a node whose `allOf` entry is a string is a string node once the merge brings the entry's type
+        // in), so a keyword for none of them constrains nothing.
+        return excludes_kinds(types, common);
+    }
     if !own_types.is_empty() {
-        // A typed node: the keyword is vacuous when the node's own types exclude it; what the output admits does not
-        // matter (a typed union branch the output lost must be named, not excused).
-        return !own_types.iter().any(|t| types.contains(&t.as_str()));
+        // A typed node: what the output admits does not matter (a typed union branch the output lost must be named,
+        // not excused).
+        return false;
     }
     let mut any_typed = false;
     for node in nodes {
@@ -1878,13 +1973,16 @@ fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
             );
         }
     }
-    // The entry is excused only where the node, the branch and the entry share no kind of value; where they do (a
-    // string, or the null the branch and the node both admit), the entry's keyword may not vanish.
+    // The entry is excused only where the node, the branch and the entry share no kind of value, or share only kinds
+    // its keyword does not apply to (the null the branch and the node both admit has no length); where they share a
+    // string, the entry's keyword may not vanish.
     let output = json!({"type": "object", "properties": {"name": {"type": "string"}}});
     for (branch, entry, lost) in [
         (json!("string"), json!({"minLength": 1}), 1),
         (json!(["object", "string"]), json!({"minLength": 1}), 1),
-        (json!(["object", "null"]), json!({"minLength": 1}), 1),
+        (json!(["object", "null"]), json!({"minLength": 1}), 0),
+        (json!(["object", "null"]), json!({"minItems": 1}), 0),
+        (json!(["string", "null"]), json!({"minLength": 1}), 1),
         (
             json!(["object", "null"]),
             json!({"type": "string", "minLength": 1}),
@@ -1921,6 +2019,73 @@ fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
     };
     assert!(violations(&typed("string"), &output, true).0.is_empty());
     assert_eq!(violations(&typed("object"), &output, true).0.len(), 1);
+}
+
+/// Found by the property test: the types a node's values must have are those of its conjunction, the nodes around it
+/// (for a union branch), its own and its `allOf` entries', an entry read through its `$ref` (seed 1796198361909516154
+/// on Google: a branch typed by a referenced string entry in an object node admits nothing); a keyword for none of the
+/// kinds they share constrains nothing (seed 1796199125357316627 on Google: `maximum` in an `["integer", "string"]`
+/// branch of a string node; seed 1796103623475055815 on mcp with strict: `additionalProperties` on a node whose
+/// referenced definition is an `allOf` of a string-or-null entry).
+const CONJUNCTION_THROUGH_REFERENCES: [&str; 3] = [
+    r##"{"properties":{"name":{"type":"object","anyOf":[{"properties":{},"required":[]},{"description":"a","allOf":[{"$ref":"#/$defs/Tag"}]}]}},"required":[],"$defs":{"Tag":{"type":"string"}}}"##,
+    r##"{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Item"}},"required":[]}},"required":[],"$defs":{"Item":{"type":"string","anyOf":[{"type":["integer","string"],"maximum":0}]}}}"##,
+    r##"{"properties":{},"required":[],"$ref":"#/$defs/Node","additionalProperties":false,"$defs":{"Node":{"allOf":[{"type":["string","null"]}]}}}"##,
+];
+
+#[test]
+fn the_types_of_a_node_are_those_of_its_conjunction_read_through_references() {
+    for text in CONJUNCTION_THROUGH_REFERENCES {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+    }
+    // A referenced entry types the branch as its definition does, the `$ref`'s siblings winning; where that type
+    // shares a kind with the node, the branch's description may not vanish.
+    let output = json!({"type": "object", "properties": {"name": {"type": "object"}}});
+    for (entry, tag, lost) in [
+        (json!({"$ref": "#/$defs/Tag"}), "string", 0),
+        (json!({"$ref": "#/$defs/Tag"}), "object", 1),
+        (
+            json!({"$ref": "#/$defs/Tag", "type": "object"}),
+            "string",
+            1,
+        ),
+        (json!({"allOf": [{"$ref": "#/$defs/Tag"}]}), "string", 0),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"type": "object", "anyOf": [
+            {"description": "a", "allOf": [entry]}]}}, "$defs": {"Tag": {"type": tag}}});
+        let (found, _) = violations(&input, &output, true);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
+    // A bound in a branch whose own types include a number is vacuous only where the node's type leaves none.
+    let output = json!({"type": "object", "properties": {"name": {"anyOf": [{"type": "string"}]}}});
+    for (node, lost) in [("string", 0), ("integer", 1), ("number", 1)] {
+        let input = json!({"type": "object", "properties": {"name": {"type": node, "anyOf": [
+            {"type": ["integer", "string"], "maximum": 0}]}}});
+        let (found, _) = violations(&input, &output, false);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
+    // An object keyword beside a `$ref` whose definition's entry admits no object is vacuous; beside one whose entry
+    // admits objects it may not vanish.
+    let output = json!({"anyOf": [{"type": "object"}, {"type": "null"}]});
+    for (ty, lost) in [
+        (json!(["string", "null"]), 0),
+        (json!(["object", "null"]), 1),
+    ] {
+        let input = json!({"$ref": "#/$defs/Node", "additionalProperties": false,
+            "$defs": {"Node": {"allOf": [{"type": ty}]}}});
+        let (found, _) = violations(&input, &output, false);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
