@@ -314,6 +314,21 @@ impl<'a> Visit<'a> {
         layered(&self.layers, key)
     }
 
+    /// The index of the layer that gives keyword `key` as [`Visit::get`] reads it (the last one when none does).
+    fn source(&self, key: &str) -> usize {
+        let snake = SNAKE
+            .iter()
+            .find(|(_, camel)| *camel == key)
+            .map(|(s, _)| *s);
+        (0..self.layers.len())
+            .rev()
+            .find(|&at| {
+                let layer = self.layers[at];
+                snake.is_some_and(|s| layer.contains_key(s)) || layer.contains_key(key)
+            })
+            .unwrap_or(self.layers.len() - 1)
+    }
+
     /// Every keyword of the node, camel case, in first-seen order.
     fn keys(&self) -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
@@ -579,8 +594,13 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         let Value::Object(map) = frame.value else {
             continue;
         };
-        // The reference chain: each target below the node that refers to it.
+        // The reference chain: each target below the node that refers to it. A child lies in the layer that gives
+        // it, where the references being followed are those the pipeline has on its stack when it walks that layer:
+        // a target is walked with its reference pushed (and the chain's references before it), while the merged
+        // node is walked with them popped (`resolve.inline-ref`), so a reference among the referencing node's own
+        // keys back to the same target is no cycle. `origins` holds, per layer, its pointer and those references.
         let mut layers = vec![map];
+        let mut origins = vec![(frame.pointer.clone(), frame.refs.clone())];
         let mut refs = frame.refs.clone();
         let mut pointer = frame.pointer.clone();
         let mut cut = false;
@@ -596,6 +616,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             refs.push(reference.clone());
             reference.trim_start_matches('#').clone_into(&mut pointer);
             layers.insert(0, target);
+            origins.insert(0, (pointer.clone(), refs.clone()));
         }
         if cut {
             out.unfollowed += 1;
@@ -653,6 +674,8 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 let union = step.is_none();
                 path.extend(step);
                 let below_all_of = frame.below_all_of || at.starts_with("allOf/");
+                let key = at.split('/').next().unwrap_or_default();
+                let (pointer, refs) = &origins[visit.source(key)];
                 stack.push(Frame {
                     below_all_of,
                     value,
@@ -2086,6 +2109,38 @@ fn the_types_of_a_node_are_those_of_its_conjunction_read_through_references() {
         let (found, _) = violations(&input, &output, false);
         assert_eq!(found.len(), lost, "{input}: {found:?}");
     }
+}
+
+/// Found by the property test on Google (seed 1796198361909516154 once the conjunction was read): a reference among
+/// a `$ref`'s sibling keys back to the target of that `$ref` (`Item` is `Tag` with its own `properties`, and a branch
+/// there refers to `Tag`) is no cycle, since the pipeline walks the merged node with the target off its stack of
+/// references being expanded. The invariant cut it as one, so the branch lost its array type and the object node's
+/// isolation of it looked like a lost description.
+const REFERENCE_BACK_FROM_A_SIBLING: &str = r##"{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Item"}},"required":[]}},"required":[],"$defs":{"Item":{"type":"object","properties":{"name":{"properties":{"name":{"type":"object","any_of":[{"$ref":"#/$defs/Tag","description":"see the definition"},{}]}},"required":[]}},"required":[],"$ref":"#/$defs/Tag"},"Tag":{"type":"array","items":{"type":"string"}}}}"##;
+
+#[test]
+fn a_reference_back_from_a_sibling_of_the_same_reference_is_followed() {
+    let input: Value =
+        serde_json::from_str(REFERENCE_BACK_FROM_A_SIBLING).expect("a JSON reproduction");
+    let enumerated = enumerate(&input);
+    assert_eq!(enumerated.unfollowed, 0, "no reference re-enters itself");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        assert!(
+            !report.used_fallback,
+            "{}: {report:?}",
+            config_name(target, strict)
+        );
+        let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+    // A reference back to a target from inside that target's own keys is a cycle, and is still cut there.
+    let input = json!({"$ref": "#/$defs/Tag", "$defs": {"Tag": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Tag"}}}}});
+    assert_eq!(enumerate(&input).unfollowed, 1);
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
