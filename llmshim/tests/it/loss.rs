@@ -126,7 +126,8 @@ enum When {
     Empty,
     /// When the value is an array.
     Array,
-    /// In a `null` branch of a union, on Google and Code Assist.
+    /// In a `null` branch of a union (typed `null`, or untyped with a `null` `const` or `enum`), on Google and Code
+    /// Assist.
     NullBranch,
     /// When the value is a string of white space only (or empty), on Google and Code Assist.
     BlankText,
@@ -344,10 +345,6 @@ impl<'a> Visit<'a> {
             }
         }
         keys
-    }
-
-    fn string(&self, key: &str) -> Option<String> {
-        self.get(key).and_then(Value::as_str).map(str::to_owned)
     }
 
     /// The type names of each `allOf` entry of the node that gives a `type`, read through the entry's references
@@ -1271,9 +1268,15 @@ fn account(
             }
             When::Array => value.is_array(),
             When::NullBranch => {
+                // A branch typed `null`, or untyped with a `null` `const` or `enum`, which the walker types `null`
+                // (`walk.infer-type`) before the merges read it.
                 mode.google_family
                     && visit.branch_of.is_some()
-                    && visit.string("type").as_deref() == Some("null")
+                    && match visit.get("type") {
+                        Some(Value::String(t)) => t == "null",
+                        None => visit.types() == ["null"],
+                        Some(_) => false,
+                    }
             }
             When::GoogleFamily => mode.google_family,
             When::BlankText => {
@@ -1329,12 +1332,13 @@ fn excludes_kinds(types: &[&str], common: &HashSet<String>) -> bool {
         .any(|k| common.contains(&k))
 }
 
-/// Whether `key` applies to no value there: the input node's own types are all ones it does not apply to, or the
-/// kinds of value that its conjunction admits (`common`: the types of the nodes around it, its own and its `allOf`
-/// entries' taken together, when they share a kind) are; or, for an input node that nothing types, every typed
-/// output node at the position has such a type and every untyped one is a pure union wrapper. A `format` other
-/// than the numeric ones (`int32`, `int64`, `float`, `double`) applies to strings only, as the type-array split
-/// reads it (`walk.split-type-array` keeps a `date-time` in the string branch alone).
+/// Whether `key` applies to no value there: the kinds of value that the node's conjunction admits (`common`: the
+/// types of the nodes around it, its own and its `allOf` entries' taken together, when they share a kind) are all
+/// ones it does not apply to; or, where they share none, the input node's own types are; or, for an input node that
+/// nothing types, every typed output node at the position has such a type and every untyped one is a pure union
+/// wrapper. A `format` applies to the type the type-array split keeps it on (`walk.split-type-array`): `int32` and
+/// `int64` to integers, `float` and `double` to numbers, any other name to strings (a `date-time` stays in the
+/// string branch alone).
 fn vacuous(
     key: &str,
     value: &Value,
@@ -1342,21 +1346,19 @@ fn vacuous(
     common: Option<&HashSet<String>>,
     nodes: &[&Map<String, Value>],
 ) -> bool {
-    let string_format = key == "format"
-        && value
-            .as_str()
-            .is_some_and(|f| !matches!(f, "int32" | "int64" | "float" | "double"));
-    let types: &[&str] = if string_format {
-        &["string"]
-    } else {
-        match applies_to(key) {
+    let types: &[&str] = match (key, value.as_str()) {
+        ("format", Some("int32" | "int64")) => &["integer"],
+        ("format", Some("float" | "double")) => &["number"],
+        ("format", Some(_)) => &["string"],
+        _ => match applies_to(key) {
             Some(types) => types,
             None => return false,
-        }
+        },
     };
-    if !own_types.is_empty() && !own_types.iter().any(|t| types.contains(&t.as_str())) {
-        return true;
-    }
+    let excludes = |names: &[String]| {
+        let admitted: HashSet<String> = names.iter().flat_map(|t| kinds(t)).collect();
+        excludes_kinds(types, &admitted)
+    };
     if let Some(common) = common {
         // A value of the node has one of these kinds (a value of a `string` node's `["integer", "string"]` branch is
         // a string; a node whose `allOf` entry is a string is a string node once the merge brings the entry's type
@@ -1366,12 +1368,12 @@ fn vacuous(
     if !own_types.is_empty() {
         // A typed node: what the output admits does not matter (a typed union branch the output lost must be named,
         // not excused).
-        return false;
+        return excludes(own_types);
     }
     let mut any_typed = false;
     for node in nodes {
         match node.get("type") {
-            Some(Value::String(t)) if !types.contains(&t.as_str()) => any_typed = true,
+            Some(Value::String(t)) if excludes(std::slice::from_ref(t)) => any_typed = true,
             None if ["anyOf", "oneOf", "allOf"]
                 .iter()
                 .any(|c| node.contains_key(*c)) => {}
@@ -2141,6 +2143,65 @@ fn a_reference_back_from_a_sibling_of_the_same_reference_is_followed() {
     // A reference back to a target from inside that target's own keys is a cycle, and is still cut there.
     let input = json!({"$ref": "#/$defs/Tag", "$defs": {"Tag": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Tag"}}}}});
     assert_eq!(enumerate(&input).unfollowed, 1);
+}
+
+/// Found by the property test on Google: a numeric `format` applies to the numbers the type-array split keeps it on
+/// (seed 1796198361909516154: an `int32` entry of a branch of a string node, which the split keeps on the integer
+/// branch that the isolation then removes), and a union branch that the walker types `null` from its `const` is a
+/// `null` branch, whose keys the nullable collapse drops (seed 7301: a blank `title` beside `const: null`).
+const NUMERIC_FORMAT_AND_NULL_CONST: [&str; 2] = [
+    r##"{"properties":{"name":{"$ref":"#/$defs/Node"}},"required":[],"$defs":{"Node":{"type":"string","anyOf":[{"allOf":[{"type":["integer","string"],"format":"int32"}]}]}}}"##,
+    r#"{"properties":{"name":{"anyOf":[{"type":"string"},{"const":null,"title":""}]}},"required":[]}"#,
+];
+
+#[test]
+fn a_numeric_format_applies_to_numbers_and_a_null_const_makes_a_null_branch() {
+    for text in NUMERIC_FORMAT_AND_NULL_CONST {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+    }
+    // `int32` and `int64` are for integers (a number node has them), `float` and `double` for numbers: on a node
+    // whose values are strings they constrain nothing; where an integer is admitted they may not vanish.
+    let output = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    for (node, format, lost) in [
+        ("string", "int32", 0),
+        ("string", "double", 0),
+        ("integer", "int64", 1),
+        ("number", "int32", 1),
+        ("integer", "double", 1),
+        ("integer", "date-time", 0),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"type": node, "anyOf": [
+            {"type": ["integer", "number", "string"], "format": format}]}}});
+        let (found, _) = violations(&input, &output, false);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
+    // A branch typed `null` by its `const` may lose its other keys in the Google family's nullable collapse; a branch
+    // of another `const`, or outside the Google family, may not.
+    let output = json!({"type": "object", "properties": {"name": {"type": "string", "nullable": true,
+        "description": "(const: null)"}}});
+    for (constant, google_family, lost) in [
+        (json!(null), true, 0),
+        (json!(null), false, 1),
+        (json!("x"), true, 1),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"anyOf": [{"type": "string"},
+            {"const": constant, "title": "t"}]}}});
+        let (found, _) = violations(&input, &output, google_family);
+        assert!(
+            found.iter().filter(|v| v.starts_with("title ")).count() == lost,
+            "{input} {google_family}: {found:?}"
+        );
+    }
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
