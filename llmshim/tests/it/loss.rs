@@ -96,8 +96,9 @@ const CONJUNCTION: LiftDrop = LiftDrop {
 /// A key a `$ref` sibling replaces.
 const SIBLINGS: LiftDrop = LiftDrop {
     rule: "resolve.inline-ref (siblings win)",
-    what: "a keyword of a `$ref` target's union branch that a sibling of the `$ref` also gives (other than \
-           `description`, whose lifted fragments and merged text follow the sibling's)",
+    what: "a keyword of a `$ref` target's union branch that a sibling of the `$ref` also gives, at any link of a \
+           chain of references (other than `description`, whose lifted fragments and merged text follow the \
+           sibling's)",
     why: "the referencing node's siblings replace the target's keys, including what the target's unions merge \
           into it; the sibling's value is checked in its place",
 };
@@ -384,9 +385,10 @@ impl<'a> Visit<'a> {
     /// before the walker infers one from `properties` (`W17`).
     fn conjunction(&self, root: &'a Value) -> Vec<Vec<String>> {
         let mut sets = self.branch_of.clone().unwrap_or_default();
-        let entries = self.entry_types(root);
+        let mut others = self.entry_types(root);
+        others.extend(self.union_types(root));
         let given = matches!(self.get("type"), Some(Value::String(_) | Value::Array(_)));
-        let own = if given || entries.is_empty() {
+        let own = if given || others.is_empty() {
             self.types()
         } else {
             Vec::new()
@@ -394,8 +396,30 @@ impl<'a> Visit<'a> {
         if !own.is_empty() {
             sets.push(own);
         }
-        sets.extend(entries);
+        sets.extend(others);
         sets
+    }
+
+    /// For each `anyOf` and `oneOf` of the node whose every branch says what kinds of value it admits
+    /// ([`admitted_types`]), the types of all its branches: a value of the node is a value of one of them.
+    fn union_types(&self, root: &'a Value) -> Vec<Vec<String>> {
+        ["anyOf", "oneOf"]
+            .into_iter()
+            .filter_map(|combinator| match self.get(combinator) {
+                Some(Value::Array(branches)) if !branches.is_empty() => {
+                    let mut union: Vec<String> = Vec::new();
+                    for branch in branches {
+                        for t in admitted_types(root, branch, 8)? {
+                            if !union.contains(&t) {
+                                union.push(t);
+                            }
+                        }
+                    }
+                    Some(union)
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
@@ -471,6 +495,54 @@ fn type_names(value: &Value) -> Option<Vec<String>> {
         ),
         _ => None,
     }
+}
+
+/// The type names of the values `schema` admits, read through its references (siblings winning), when it says: its
+/// `type`, else the kinds of its `const` or `enum` values, else the types of the branches of its `anyOf` or `oneOf`
+/// (down to `depth` unions); `None` when it does not say (no type is inferred from `properties`).
+fn admitted_types(root: &Value, schema: &Value, depth: usize) -> Option<Vec<String>> {
+    let Value::Object(map) = schema else {
+        return None;
+    };
+    let layers = chain(root, map);
+    if let Some(types) = layered(&layers, "type")
+        .and_then(type_names)
+        .filter(|t| !t.is_empty())
+    {
+        return Some(types);
+    }
+    let values: Vec<&Value> = match (layered(&layers, "const"), layered(&layers, "enum")) {
+        (Some(value), _) => vec![value],
+        (None, Some(Value::Array(values))) if !values.is_empty() => values.iter().collect(),
+        _ => Vec::new(),
+    };
+    if !values.is_empty() {
+        let mut names: Vec<String> = Vec::new();
+        for value in values {
+            if !names.iter().any(|n| n == kind(value)) {
+                names.push(kind(value).to_owned());
+            }
+        }
+        return Some(names);
+    }
+    let depth = depth.checked_sub(1)?;
+    ["anyOf", "oneOf"].into_iter().find_map(|combinator| {
+        let Some(Value::Array(branches)) = layered(&layers, combinator) else {
+            return None;
+        };
+        if branches.is_empty() {
+            return None;
+        }
+        let mut union: Vec<String> = Vec::new();
+        for branch in branches {
+            for t in admitted_types(root, branch, depth)? {
+                if !union.contains(&t) {
+                    union.push(t);
+                }
+            }
+        }
+        Some(union)
+    })
 }
 
 /// The JSON type name of a value (`integer` for a number without fraction or exponent).
@@ -627,19 +699,25 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             below_all_of: frame.below_all_of,
         };
         // The keys the referencing node's siblings give: they replace the target's, including what the target's
-        // unions would merge into it, so its union branches do not contribute them.
+        // unions would merge into it, so its union branches do not contribute them. Along a chain of references the
+        // same holds at each link: a union of a deeper target is replaced by the keys of every layer above it (an
+        // intermediate target's own siblings too).
+        let sibling_keys = |layers: &[&Map<String, Value>]| -> Vec<String> {
+            layers
+                .iter()
+                .flat_map(|layer| layer.keys())
+                .filter(|k| !matches!(k.as_str(), "$ref" | "description"))
+                .map(|k| {
+                    SNAKE
+                        .iter()
+                        .find(|(s, _)| *s == k)
+                        .map_or(k.clone(), |(_, c)| (*c).to_owned())
+                })
+                .collect()
+        };
         let mut branch_shadow = visit.shadow.clone();
         if visit.layers.len() > 1 {
-            branch_shadow.extend(
-                map.keys()
-                    .filter(|k| !matches!(k.as_str(), "$ref" | "description"))
-                    .map(|k| {
-                        SNAKE
-                            .iter()
-                            .find(|(s, _)| *s == k)
-                            .map_or(k.clone(), |(_, c)| (*c).to_owned())
-                    }),
-            );
+            branch_shadow.extend(sibling_keys(&[map]));
         }
         // Children under a key a sibling replaces, or under a key the node's own type makes vacuous (`properties`
         // of an array), describe nothing the output must keep. The same holds in a union branch for a key that the
@@ -672,7 +750,8 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 path.extend(step);
                 let below_all_of = frame.below_all_of || at.starts_with("allOf/");
                 let key = at.split('/').next().unwrap_or_default();
-                let (pointer, refs) = &origins[visit.source(key)];
+                let from = visit.source(key);
+                let (pointer, refs) = &origins[from];
                 stack.push(Frame {
                     below_all_of,
                     value,
@@ -681,7 +760,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                     refs: refs.clone(),
                     branch_of: branch,
                     shadow: if union {
-                        branch_shadow.clone()
+                        let mut shadow = branch_shadow.clone();
+                        shadow.extend(sibling_keys(&visit.layers[from + 1..]));
+                        shadow
                     } else {
                         Vec::new()
                     },
@@ -2200,6 +2281,71 @@ fn a_numeric_format_applies_to_numbers_and_a_null_const_makes_a_null_branch() {
         assert!(
             found.iter().filter(|v| v.starts_with("title ")).count() == lost,
             "{input} {google_family}: {found:?}"
+        );
+    }
+}
+
+/// Found by the property test: a node without a type admits the types of its union's branches (seed 7301 on Google: a
+/// branch of an object node whose own branches are `null` and number-or-null admits nothing, and the isolation removes
+/// it with its description), and the siblings of a `$ref` in an intermediate target of a chain replace what the
+/// deeper target's unions give (seed 424242 on Code Assist: `Node`'s `properties` replace those of `Item`'s branch,
+/// which `Node` refers to, so the branch's property description goes with the merge).
+const UNION_TYPES_AND_CHAINED_SIBLINGS: [&str; 2] = [
+    r#"{"properties":{"name":{"type":"object","any_of":[{"properties":{},"required":[]},{"description":"a","any_of":[{"type":"null"},{"type":["number","null"]}]}]}},"required":[]}"#,
+    r##"{"properties":{"name":{"$ref":"#/$defs/Node"}},"required":[],"$defs":{"Node":{"type":"object","properties":{"default":{"type":"string"}},"required":[],"$ref":"#/$defs/Item"},"Item":{"anyOf":[{"properties":{"default":{"type":["string","null"],"description":"a"}},"required":[]}]}}}"##,
+];
+
+#[test]
+fn a_union_types_its_node_and_siblings_replace_at_every_link_of_a_chain() {
+    for text in UNION_TYPES_AND_CHAINED_SIBLINGS {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+    }
+    // The branch admits nothing only where every branch of its own union is typed and none shares a kind with the
+    // node around it.
+    let output = json!({"type": "object", "properties": {"name": {"type": "object"}}});
+    for (branches, lost) in [
+        (json!([{"type": "null"}, {"type": ["number", "null"]}]), 0),
+        (json!([{"const": 1}, {"enum": ["a", null]}]), 0),
+        (json!([{"type": "null"}, {"type": ["object", "null"]}]), 1),
+        (json!([{"type": "null"}, {}]), 1),
+        (json!([{"type": "null"}, {"properties": {}}]), 1),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"type": "object", "anyOf": [
+            {"description": "a", "anyOf": branches}]}}});
+        let (found, _) = violations(&input, &output, true);
+        assert_eq!(found.len(), lost, "{input}: {found:?}");
+    }
+    // Without the intermediate target's own `properties`, the deeper target's branch gives the property, whose
+    // description may not vanish.
+    let output = json!({"type": "object", "properties": {"name": {"type": "object", "properties": {
+        "default": {"type": "string"}}}}});
+    for (node, lost) in [
+        (
+            json!({"type": "object", "properties": {"default": {"type": "string"}}, "$ref": "#/$defs/Item"}),
+            0,
+        ),
+        (json!({"type": "object", "$ref": "#/$defs/Item"}), 1),
+    ] {
+        let input = json!({"type": "object", "properties": {"name": {"$ref": "#/$defs/Node"}}, "$defs": {
+            "Node": node, "Item": {"anyOf": [{"properties": {"default": {"type": "string", "description": "a"}}}]}}});
+        let (found, _) = violations(&input, &output, true);
+        assert_eq!(
+            found
+                .iter()
+                .filter(|v| v.starts_with("description "))
+                .count(),
+            lost,
+            "{input}: {found:?}"
         );
     }
 }
