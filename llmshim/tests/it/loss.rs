@@ -13,7 +13,9 @@
 //! Union branches (`anyOf`, `oneOf`, `allOf` entries) and references are not steps: a branch and its node describe
 //! the same position, so the output nodes at a position are every node reached by the same steps through any
 //! branch or reference. The input is read as the pipeline reads it: a `$ref` is its target with the referencing
-//! node's siblings replacing the target's keys, snake-case spellings count as their camel-case keywords, and the
+//! node's siblings replacing the target's keys (a reference among those siblings back to the same target is no cycle:
+//! the pipeline walks the merged node with the target off its stack), snake-case spellings count as their
+//! camel-case keywords, and the
 //! draft upgrades (`dependencies`, boolean exclusive bounds, array `items`) are followed.
 //! A position survives structurally when the output has a node at its path. A position does not survive when a
 //! rule removed its subtree and named it in a description: a lifted container (`(not: …)`, `(prefixItems: …)`,
@@ -380,15 +382,15 @@ impl<'a> Visit<'a> {
     }
 
     /// The type sets a value of this node must have all at once: the nodes around it (for a union branch), its own
-    /// type, and its `allOf` entries' types. Its own type is the one it gives, or else, when no entry gives one, the
-    /// one the walker infers ([`Visit::types`]): the merge of `allOf` (`W14`) brings an entry's type into the node
-    /// before the walker infers one from `properties` (`W17`).
+    /// type, its `allOf` entries' types and its unions' ([`Visit::union_types`]). Its own type is the one it gives,
+    /// or else, when no entry gives one, the one the walker infers ([`Visit::types`]): the merge of `allOf` (`W14`)
+    /// brings an entry's type into the node before the walker infers one from `properties` (`W17`).
     fn conjunction(&self, root: &'a Value) -> Vec<Vec<String>> {
         let mut sets = self.branch_of.clone().unwrap_or_default();
-        let mut others = self.entry_types(root);
-        others.extend(self.union_types(root));
+        let entries = self.entry_types(root);
         let given = matches!(self.get("type"), Some(Value::String(_) | Value::Array(_)));
-        let own = if given || others.is_empty() {
+        // A union is not merged before inference, so the walker still types a node with `properties` an object.
+        let own = if given || entries.is_empty() {
             self.types()
         } else {
             Vec::new()
@@ -396,7 +398,8 @@ impl<'a> Visit<'a> {
         if !own.is_empty() {
             sets.push(own);
         }
-        sets.extend(others);
+        sets.extend(entries);
+        sets.extend(self.union_types(root));
         sets
     }
 
@@ -2290,9 +2293,12 @@ fn a_numeric_format_applies_to_numbers_and_a_null_const_makes_a_null_branch() {
 /// it with its description), and the siblings of a `$ref` in an intermediate target of a chain replace what the
 /// deeper target's unions give (seed 424242 on Code Assist: `Node`'s `properties` replace those of `Item`'s branch,
 /// which `Node` refers to, so the branch's property description goes with the merge).
-const UNION_TYPES_AND_CHAINED_SIBLINGS: [&str; 2] = [
+const UNION_TYPES_AND_CHAINED_SIBLINGS: [&str; 3] = [
     r#"{"properties":{"name":{"type":"object","any_of":[{"properties":{},"required":[]},{"description":"a","any_of":[{"type":"null"},{"type":["number","null"]}]}]}},"required":[]}"#,
     r##"{"properties":{"name":{"$ref":"#/$defs/Node"}},"required":[],"$defs":{"Node":{"type":"object","properties":{"default":{"type":"string"}},"required":[],"$ref":"#/$defs/Item"},"Item":{"anyOf":[{"properties":{"default":{"type":["string","null"],"description":"a"}},"required":[]}]}}}"##,
+    // Seed 271828 on Google: a union's types do not keep the walker from typing a node with `properties` an object,
+    // whose string branch the isolation then removes.
+    r##"{"properties":{"name":{"properties":{"name":{"type":"string"}},"required":[],"$ref":"#/$defs/Node"}},"required":[],"$defs":{"Node":{"any_of":[{"type":"object","properties":{},"required":[]},{"type":"string","description":"A"}]}}}"##,
 ];
 
 #[test]
