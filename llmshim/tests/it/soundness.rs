@@ -363,9 +363,16 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
                 .strip_prefix('#')
                 .and_then(|pointer| cx.root.pointer(pointer))
         {
+            let names_root = reference == "#";
             cx.stack.push((reference, cx.depth));
-            let target = read(&Value::Object(target.clone()), cx);
+            let mut target = read(&Value::Object(target.clone()), cx);
             cx.stack.pop();
+            // The root a reference names is the root as merged (`root.merge-alternatives`), as at the top.
+            if let (true, Some(combinator), Value::Object(root)) =
+                (names_root, &cx.reading.root_alternatives, &mut target)
+            {
+                let _ = merge_root_alternatives(root, combinator);
+            }
             if let Value::Object(mut merged) = target {
                 node.remove("$ref");
                 strip_from_merged(&mut merged, &node, cx.reading);
@@ -758,15 +765,40 @@ fn instances_of(output: &Value) -> Vec<Value> {
     found
 }
 
-/// `schema` (a node of `root`) with its `$defs` and `definitions` beside it, so that it compiles on its own.
-fn in_context(root: &Value, schema: &Value) -> Value {
-    let mut schema = schema.clone();
-    if let Value::Object(map) = &mut schema {
-        for key in ["$defs", "definitions"] {
-            if let Some(defs) = root.get(key) {
-                map.entry(key).or_insert_with(|| defs.clone());
+/// The definition under which [`in_context`] keeps a copy of the root.
+const ROOT_COPY: &str = "llmshim-soundness-root";
+
+/// Every local reference in `schema` pointed into a copy of the root kept at `$defs/ROOT_COPY`.
+fn rebase_references(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    Value::String(reference) if key == "$ref" && reference.starts_with('#') => {
+                        *reference = format!("#/$defs/{ROOT_COPY}{}", &reference[1..]);
+                    }
+                    _ => rebase_references(value),
+                }
             }
         }
+        Value::Array(items) => items.iter_mut().for_each(rebase_references),
+        _ => {}
+    }
+}
+
+/// `schema` (a node of `root`) made to compile on its own: its local references, the root's `#` included, point
+/// into a copy of the root kept beside it.
+fn in_context(root: &Value, schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    let mut copy = root.clone();
+    rebase_references(&mut schema);
+    rebase_references(&mut copy);
+    if let Value::Object(map) = &mut schema
+        && let Value::Object(defs) = map
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()))
+    {
+        defs.insert(ROOT_COPY.to_owned(), copy);
     }
     schema
 }
@@ -1535,5 +1567,49 @@ fn an_all_of_entry_wins_with_the_keys_of_its_own_merged_entries() {
     assert_eq!(
         read_original(&node, &reading),
         Some(json!({"minLength": 1, "allOf": [{"type": "number"}, {"minimum": 1}]}))
+    );
+}
+
+/// Found by the property (seeds 2026120211 on anthropic strict and 8080808080 on chat strict): the union branch
+/// through which a strict null is restored is a reference to the root, `{"$ref": "#"}`, and compiled on its own
+/// that reference named the branch itself, so no branch was found to admit the restored value and
+/// `{"name": {"name": {"name": null}}}` kept its null. And where the root union is merged (`root.merge-alternatives`),
+/// the root a reference names is the merged one, in the reading as in the output.
+#[test]
+fn a_union_branch_that_names_the_root_is_checked_against_the_root() {
+    let inputs = [
+        (
+            json!({"type": "object", "properties": {"name": {"anyOf": [{"$ref": "#"}]}}, "required": []}),
+            Target::Anthropic,
+        ),
+        (
+            json!({"anyOf": [{"properties": {}, "required": [], "additionalProperties": false},
+                {"properties": {"name": {"$ref": "#"}, "user_id": {"$ref": "#/$defs/Item"}}, "required": ["user_id"]}],
+                "$defs": {"Item": {"properties": {}, "required": ["not_declared"]}}}),
+            Target::OpenAiChat,
+        ),
+    ];
+    for (input, target) in inputs {
+        let found = verdict(&input, target, true, |_| {});
+        assert!(
+            matches!(found, Verdict::Sound { .. }),
+            "{}: {found:?}",
+            target.name()
+        );
+    }
+    let root = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/N"}, "b": {"type": "string"}},
+        "$defs": {"N": {"type": "integer"}}});
+    let branch = json!({"properties": {"r": {"$ref": "#"}, "p": {"$ref": "#/properties/b"}}});
+    assert_eq!(
+        admits(&root, &branch, &json!({"r": {"a": 1}, "p": ""})),
+        Some(true)
+    );
+    assert_eq!(
+        admits(&root, &branch, &json!({"r": {"a": ""}})),
+        Some(false)
+    );
+    assert_eq!(
+        admits(&root, &branch, &json!({"r": "", "p": 1})),
+        Some(false)
     );
 }
