@@ -182,25 +182,27 @@ fn read_original(original: &Value, reading: &Reading) -> Option<Value> {
         instance: true,
         branch: false,
         nodes: 0,
+        at_root: true,
         ill_defined: false,
+        unmergeable: false,
     };
-    let mut read = read(original, &mut cx);
-    if let (Some(combinator), Value::Object(root)) = (&reading.root_alternatives, &mut read) {
-        merge_root_alternatives(root, combinator)?;
-    }
-    (cx.nodes <= READ_BUDGET && !cx.ill_defined).then_some(read)
+    let read = read(original, &mut cx);
+    (cx.nodes <= READ_BUDGET && !cx.ill_defined && !cx.unmergeable).then_some(read)
 }
 
 /// The read root with its `combinator` merged as `root.merge-alternatives` merges it: one object whose properties
 /// are the root's and its branches' (a name declared more than once admitting any of its schemas), whose `required`
 /// is the root's own plus the names every branch requires, and which keeps nothing else of the branches (the lifted
-/// combinator names them in a description). `None` when a branch is not an object the merge could take (one that
-/// stayed a reference).
+/// combinator names them in a description). Nothing to do without the combinator (a root reference's target
+/// merged it already); `None` when a branch is not an object the merge could take (one that stayed a reference).
 fn merge_root_alternatives(root: &mut Map<String, Value>, combinator: &str) -> Option<()> {
     // The walk may have relaxed a root `oneOf` into an `anyOf` before the merge, and the reading did the same.
-    let key = [combinator, "anyOf", "oneOf"]
+    let Some(key) = [combinator, "anyOf", "oneOf"]
         .into_iter()
-        .find(|k| root.get(*k).is_some_and(Value::is_array))?;
+        .find(|k| root.get(*k).is_some_and(Value::is_array))
+    else {
+        return Some(());
+    };
     let Some(Value::Array(branches)) = root.remove(key) else {
         return None;
     };
@@ -271,7 +273,12 @@ struct ReadCx<'a> {
     instance: bool,
     /// Whether the current node is an `anyOf` or `oneOf` branch in such a position.
     branch: bool,
+    /// Whether the current node is the root or stands for it (the target of the root's `$ref`, or of a `$ref` to
+    /// `#`), where `root.merge-alternatives` merges.
+    at_root: bool,
     ill_defined: bool,
+    /// A root union the report says was merged has a branch the reading cannot merge.
+    unmergeable: bool,
 }
 
 /// Whether the child under `key` describes a part of the instance (a property's value, an item) rather than the
@@ -304,6 +311,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     if cx.nodes > READ_BUDGET {
         return Value::Bool(true);
     }
+    let at_root = std::mem::replace(&mut cx.at_root, false);
     let mut map = original.clone();
     if cx.reading.snake_case {
         for (snake, camel) in SNAKE {
@@ -363,16 +371,13 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
                 .strip_prefix('#')
                 .and_then(|pointer| cx.root.pointer(pointer))
         {
-            let names_root = reference == "#";
+            // The root's target stands for the root, and so does the root a reference names: the root union is
+            // merged there (`root.merge-alternatives`) before the reference's siblings win.
+            cx.at_root = at_root || reference == "#";
             cx.stack.push((reference, cx.depth));
-            let mut target = read(&Value::Object(target.clone()), cx);
+            let target = read(&Value::Object(target.clone()), cx);
             cx.stack.pop();
-            // The root a reference names is the root as merged (`root.merge-alternatives`), as at the top.
-            if let (true, Some(combinator), Value::Object(root)) =
-                (names_root, &cx.reading.root_alternatives, &mut target)
-            {
-                let _ = merge_root_alternatives(root, combinator);
-            }
+            cx.at_root = false;
             if let Value::Object(mut merged) = target {
                 node.remove("$ref");
                 strip_from_merged(&mut merged, &node, cx.reading);
@@ -383,7 +388,14 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
-    relax(node, cx.reading, cx.root, cx.branch)
+    let mut read = relax(node, cx.reading, cx.root, cx.branch);
+    if at_root
+        && let (Some(combinator), Value::Object(root)) = (&cx.reading.root_alternatives, &mut read)
+        && merge_root_alternatives(root, combinator).is_none()
+    {
+        cx.unmergeable = true;
+    }
+    read
 }
 
 /// Removes from the subschemas that the pipeline may have merged into `node` every key (but `description`) that
@@ -1612,4 +1624,17 @@ fn a_union_branch_that_names_the_root_is_checked_against_the_root() {
         admits(&root, &branch, &json!({"r": "", "p": 1})),
         Some(false)
     );
+}
+
+/// Found by the property (seed 4646464646, chat strict): the root is a `$ref` to a one-branch `anyOf` whose branch
+/// requires `not_declared`, beside `"required": []`. The target stands for the root, so its union is merged there
+/// (`root.merge-alternatives`), and then the reference's siblings win (`resolve.inline-ref`): nothing is required.
+/// The reading merged the union after the siblings, and so kept the branch's `required`.
+#[test]
+fn a_root_reference_target_is_merged_before_its_siblings_win() {
+    let input = json!({"properties": {}, "required": [], "$ref": "#/$defs/Node",
+        "additionalProperties": {"anyOf": [{"$ref": "#/$defs/Tag"}]}, "$defs": {"Node": {"anyOf": [
+        {"type": "object", "properties": {}, "required": ["not_declared"]}]}, "Tag": {}}});
+    let found = verdict(&input, Target::OpenAiChat, true, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
