@@ -1067,16 +1067,21 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                     // A union narrowed or cut above this position: the branch that held the keyword is named in a
                     // description of the union's node (`(anyOf: [...])`, `(omitted anyOf: kind)`, or a recursive
                     // branch cut below the unrolling depth, `(recursive anyOf: ...)`). Or the property on the way
-                    // down was removed from one branch (`(omitted name: kind)`) and lives on from another.
+                    // down was removed from one branch (`(omitted name: kind)`), or cut there below the unrolling
+                    // depth (`(recursive name: ...)`), and lives on from another.
                     let named_above = (0..visit.path.len()).rev().any(|depth| {
                         let above = index.at(&visit.path[..depth]);
                         let texts: Vec<&str> = above
                             .iter()
                             .filter_map(|n| n.get("description").and_then(Value::as_str))
                             .collect();
+                        // A property removed from one branch, or cut there below the unrolling depth
+                        // (`(recursive name: ...)`), while another branch still gives it.
                         let omitted_here = match visit.path.get(depth) {
-                            Some(Step::Property(name)) => Some(format!("(omitted {name}: ")),
-                            _ => None,
+                            Some(Step::Property(name)) => {
+                                vec![format!("(omitted {name}: "), format!("(recursive {name}: ")]
+                            }
+                            _ => Vec::new(),
                         };
                         named_in_fragment(&key, &texts, input.root)
                             || texts.iter().any(|d| {
@@ -1084,9 +1089,7 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                                     || d.contains("(omitted oneOf: ")
                                     || d.contains("(recursive anyOf:")
                                     || d.contains("(recursive oneOf:")
-                                    || omitted_here
-                                        .as_ref()
-                                        .is_some_and(|o| d.contains(o.as_str()))
+                                    || omitted_here.iter().any(|o| d.contains(o.as_str()))
                             })
                     });
                     if named_above {
@@ -2354,6 +2357,56 @@ fn a_union_types_its_node_and_siblings_replace_at_every_link_of_a_chain() {
             "{input}: {found:?}"
         );
     }
+}
+
+/// Found by the property test on Anthropic with strict (seed 1796300000000000001): a property that recursed in one
+/// union branch is cut there below the unrolling depth and named `(recursive name: ...)`, while another branch still
+/// gives the property, so its position survives; what the cut branch held there is named by that note, as a
+/// property omitted from one branch is by `(omitted name: kind)`.
+const RECURSIVE_PROPERTY_IN_ONE_BRANCH: &str = r##"{"properties":{"name":{"anyOf":[{"properties":{"name":{"type":"string"},"$ref":{"$ref":"#/$defs/Item"}},"required":[]},{"properties":{"$ref":{"type":"array","items":{"type":"string"}}},"required":[]}]}},"required":[],"$defs":{"Item":{"properties":{"name":{"type":"string"}},"required":[],"$ref":"#/$defs/Item"}}}"##;
+
+#[test]
+fn a_property_cut_as_recursive_in_one_branch_is_named_there() {
+    let input: Value =
+        serde_json::from_str(RECURSIVE_PROPERTY_IN_ONE_BRANCH).expect("a JSON reproduction");
+    let enumerated = enumerate(&input);
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+    // Without the note the cut branch's `minProperties` vanished.
+    let input = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "object", "properties": {"b": {"type": "object", "minProperties": 1}}},
+        {"type": "object", "properties": {"b": {"type": "string"}}}]}}});
+    let output = |note: &str| {
+        json!({"type": "object", "properties": {"a": {"anyOf": [
+            {"type": "object", "description": note},
+            {"type": "object", "properties": {"b": {"type": "string"}}}]}}})
+    };
+    assert!(
+        violations(
+            &input,
+            &output("(recursive b: omitted below depth 3)"),
+            false
+        )
+        .0
+        .is_empty()
+    );
+    assert_eq!(
+        violations(
+            &input,
+            &output("(recursive c: omitted below depth 3)"),
+            false
+        )
+        .0
+        .len(),
+        1
+    );
 }
 
 /// Found by the property test on Google (seeds 1796098830914597642 and 6863561246552941892), fixed: an
