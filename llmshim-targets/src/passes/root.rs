@@ -192,8 +192,9 @@ fn merge(
     Ok(Flow::Continue)
 }
 
-/// One schema for a property whose alternatives differ: a string-typed `enum` of their constants when they are
-/// simple, else an `anyOf` of the variants.
+/// One schema for a property whose alternatives differ: when they are simple (one primitive type, nothing but
+/// constants and annotations), that type with the `enum` of their constants if every variant is limited to
+/// constants, or the type alone if some variant admits any value of it; else an `anyOf` of the variants.
 fn merge_variants(mut variants: Vec<Value>) -> Value {
     if variants.len() == 1 {
         return variants.pop().unwrap_or(Value::Null);
@@ -218,6 +219,10 @@ fn merge_variants(mut variants: Vec<Value>) -> Value {
         any.insert("anyOf".to_owned(), Value::Array(variants));
         return Value::Object(any);
     }
+    // A variant without `const` or `enum` admits every value of the type, and so does their union.
+    let limited = variants
+        .iter()
+        .all(|v| v.get("const").is_some() || v.get("enum").is_some_and(Value::is_array));
     let mut values: Vec<Value> = Vec::new();
     for v in &variants {
         let consts = v.get("const").into_iter().chain(
@@ -237,11 +242,47 @@ fn merge_variants(mut variants: Vec<Value>) -> Value {
         "type".to_owned(),
         Value::String(first_type.unwrap_or_default()),
     );
-    out.insert("enum".to_owned(), Value::Array(values));
+    if limited {
+        out.insert("enum".to_owned(), Value::Array(values));
+    }
     for key in ["title", "description"] {
         if let Some(v) = variants.iter().find_map(|v| v.get(key)) {
             out.insert(key.to_owned(), v.clone());
         }
     }
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_variants;
+    use serde_json::json;
+
+    #[test]
+    fn variants_limited_to_constants_merge_into_their_enum() {
+        let merged = merge_variants(vec![
+            json!({"type": "string", "const": "p"}),
+            json!({"type": "string", "enum": ["q", "p"], "description": "d"}),
+        ]);
+        assert_eq!(
+            merged,
+            json!({"type": "string", "enum": ["p", "q"], "description": "d"})
+        );
+    }
+
+    #[test]
+    fn a_variant_without_constants_leaves_the_merged_type_unlimited() {
+        // Both differ only in their descriptions: no `enum` at all (an empty one would admit nothing).
+        let merged = merge_variants(vec![
+            json!({"type": "string", "description": "x"}),
+            json!({"type": "string", "description": "y"}),
+        ]);
+        assert_eq!(merged, json!({"type": "string", "description": "x"}));
+        // One variant admits any string, so the other's constant does not limit the union.
+        let merged = merge_variants(vec![
+            json!({"type": "string", "const": "p"}),
+            json!({"type": "string"}),
+        ]);
+        assert_eq!(merged, json!({"type": "string"}));
+    }
 }
