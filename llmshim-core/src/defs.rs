@@ -59,6 +59,51 @@ pub fn marker_name(reference: &str) -> Option<&str> {
         .or_else(|| reference.strip_prefix(KEPT_OPTIONAL))
 }
 
+/// `text`, a value written as compact JSON during the walk, with every kept-site marker in it written as its final
+/// reference (`#/$defs/<name>`, or `#` for the root): a fragment lifted into a description is written before
+/// [`finish`] rewrites the markers that stand in schema positions, and a marker must never reach the model.
+///
+/// ```
+/// use llmshim_core::{defs, json};
+///
+/// let lifted = json::compact(&serde_json::json!([{"type": "string"}, defs::kept_site("Node")]));
+/// assert_eq!(defs::unmark_rendered(lifted), r##"[{"type":"string"},{"$ref":"#/$defs/Node"}]"##);
+/// ```
+pub fn unmark_rendered(text: String) -> String {
+    // In JSON text the marker's NUL is the escape `\u0000`.
+    const ESCAPED: &str = "\\u0000llmshim-kept";
+    if !text.contains(ESCAPED) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(ESCAPED) {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        let after = rest.get(at + ESCAPED.len()..).unwrap_or_default();
+        let Some(tail) = after.strip_prefix(':').or_else(|| after.strip_prefix("?:")) else {
+            out.push_str(ESCAPED);
+            rest = after;
+            continue;
+        };
+        // The name runs to the string's closing quote (a quote escaped inside it is part of it).
+        let bytes = tail.as_bytes();
+        let mut end = 0;
+        while let Some(&b) = bytes.get(end) {
+            match b {
+                b'"' => break,
+                b'\\' => end += 2,
+                _ => end += 1,
+            }
+        }
+        let end = end.min(tail.len());
+        let name = tail.get(..end).unwrap_or_default();
+        out.push_str(&final_reference(name));
+        rest = tail.get(end..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The definition a kept site names: `node` is an object whose only key is a marker `$ref`.
 pub fn site_name(node: &Value) -> Option<&str> {
     let map = node.as_object()?;
@@ -483,6 +528,25 @@ fn for_each_schema_mut(root: &mut Value, visit: &impl Fn(&mut Value)) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn rendered_markers_become_final_references_and_nothing_else_changes() {
+        let lifted = crate::json::compact(&json!({
+            "allOf": [kept_site("Node"), kept_site(ROOT), {"const": "llmshim-kept:x"}],
+            "description": "a \\u0000llmshim-kept text"
+        }));
+        let mut optional = kept_site("Tree");
+        mark_optional(&mut optional);
+        assert_eq!(
+            unmark_rendered(lifted),
+            r##"{"allOf":[{"$ref":"#/$defs/Node"},{"$ref":"#"},{"const":"llmshim-kept:x"}],"description":"a \\u0000llmshim-kept text"}"##
+        );
+        assert_eq!(
+            unmark_rendered(crate::json::compact(&optional)),
+            r##"{"$ref":"#/$defs/Tree"}"##
+        );
+        assert_eq!(unmark_rendered("plain".to_owned()), "plain");
+    }
     use super::*;
     use serde_json::json;
 

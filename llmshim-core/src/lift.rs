@@ -19,7 +19,7 @@ use crate::json;
 pub fn render(keyword: &str, value: &Value) -> String {
     match (keyword, value) {
         ("pattern" | "format", Value::String(s)) => s.clone(),
-        _ => json::compact(value),
+        _ => crate::defs::unmark_rendered(json::compact(value)),
     }
 }
 
@@ -48,7 +48,7 @@ pub fn append(node: &mut Map<String, Value>, keyword: &str, value: &Value) -> bo
     }
     let rendered = match (keyword, value) {
         ("pattern" | "format", Value::String(s)) => std::borrow::Cow::Borrowed(s.as_str()),
-        _ => std::borrow::Cow::Owned(json::compact(value)),
+        _ => std::borrow::Cow::Owned(crate::defs::unmark_rendered(json::compact(value))),
     };
     extend(node, &[keyword, ": ", &rendered]);
     true

@@ -255,3 +255,33 @@ fn the_resolver_keeps_cycles_within_the_budget_where_the_pipeline_does() {
     assert!(cycling > 0 && kept > 0, "{cycling} cycling, {kept} kept");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A fragment lifted into a description during the walk may hold a kept recursive site; the text names the site by
+/// its final reference, never by the walk's internal marker (found by the loss property on google-json, seed
+/// 5551212).
+#[test]
+fn a_lifted_fragment_names_a_kept_site_by_its_final_reference() {
+    let input = json!({
+        "properties": {},
+        "required": [],
+        "additionalProperties": {"properties": {}, "required": [], "additionalProperties": {"$ref": "#/$defs/Tag"}},
+        "$defs": {
+            "Node": {"properties": {}, "required": [], "additionalProperties": {"anyOf": [{"$ref": "#/$defs/Tag"}]}},
+            "Tag": {"allOf": [
+                {"properties": {"$ref": {"type": "string"}}, "required": []},
+                {"properties": {"$ref": {"$ref": "#/$defs/Node"}}, "required": []}
+            ]}
+        }
+    });
+    let (out, report) = normalize(&Options::for_target(Target::GoogleJsonSchema), &input);
+    assert!(!report.used_fallback, "{report:?}");
+    let text = out.to_string();
+    assert!(!text.contains("llmshim-kept"), "{text}");
+    let lifted =
+        &out["additionalProperties"]["additionalProperties"]["properties"]["$ref"]["description"];
+    assert_eq!(
+        lifted,
+        &json!(r##"(allOf: [{"type":"string"},{"$ref":"#/$defs/Node"}])"##),
+        "{text}"
+    );
+}
