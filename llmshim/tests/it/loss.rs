@@ -1546,6 +1546,22 @@ fn configurations() -> Vec<(Target, bool)> {
         .flat_map(|t| [(t, false), (t, true)])
         .collect()
 }
+/// Asserts that each JSON reproduction in `texts` loses nothing on any built-in target, strict or not.
+fn assert_no_loss_anywhere(texts: &[&str]) {
+    for text in texts {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let enumerated = enumerate(&input);
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
+            assert!(
+                found.is_empty(),
+                "{}: {found:?}\n{out}",
+                config_name(target, strict)
+            );
+        }
+    }
+}
 
 fn config_name(target: Target, strict: bool) -> String {
     format!("{}{}", target.name(), if strict { "+strict" } else { "" })
@@ -2072,19 +2088,7 @@ const ENTRY_OF_A_BRANCH_THAT_ADMITS_NOTHING: [&str; 2] = [
 
 #[test]
 fn an_all_of_entry_of_a_branch_that_admits_nothing_admits_nothing() {
-    for text in ENTRY_OF_A_BRANCH_THAT_ADMITS_NOTHING {
-        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        let enumerated = enumerate(&input);
-        for (target, strict) in configurations() {
-            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
-            assert!(
-                found.is_empty(),
-                "{}: {found:?}\n{out}",
-                config_name(target, strict)
-            );
-        }
-    }
+    assert_no_loss_anywhere(&ENTRY_OF_A_BRANCH_THAT_ADMITS_NOTHING);
     // The entry is excused only where the node, the branch and the entry share no kind of value, or share only kinds
     // its keyword does not apply to (the null the branch and the node both admit has no length); where they share a
     // string, the entry's keyword may not vanish.
@@ -2147,19 +2151,7 @@ const CONJUNCTION_THROUGH_REFERENCES: [&str; 3] = [
 
 #[test]
 fn the_types_of_a_node_are_those_of_its_conjunction_read_through_references() {
-    for text in CONJUNCTION_THROUGH_REFERENCES {
-        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        let enumerated = enumerate(&input);
-        for (target, strict) in configurations() {
-            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
-            assert!(
-                found.is_empty(),
-                "{}: {found:?}\n{out}",
-                config_name(target, strict)
-            );
-        }
-    }
+    assert_no_loss_anywhere(&CONJUNCTION_THROUGH_REFERENCES);
     // A referenced entry types the branch as its definition does, the `$ref`'s siblings winning; where that type
     // shares a kind with the node, the branch's description may not vanish.
     let output = json!({"type": "object", "properties": {"name": {"type": "object"}}});
@@ -2243,19 +2235,7 @@ const NUMERIC_FORMAT_AND_NULL_CONST: [&str; 2] = [
 
 #[test]
 fn a_numeric_format_applies_to_numbers_and_a_null_const_makes_a_null_branch() {
-    for text in NUMERIC_FORMAT_AND_NULL_CONST {
-        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        let enumerated = enumerate(&input);
-        for (target, strict) in configurations() {
-            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
-            assert!(
-                found.is_empty(),
-                "{}: {found:?}\n{out}",
-                config_name(target, strict)
-            );
-        }
-    }
+    assert_no_loss_anywhere(&NUMERIC_FORMAT_AND_NULL_CONST);
     // `int32` and `int64` are for integers (a number node has them), `float` and `double` for numbers: on a node
     // whose values are strings they constrain nothing; where an integer is admitted they may not vanish.
     let output = json!({"type": "object", "properties": {"name": {"type": "string"}}});
@@ -2306,19 +2286,7 @@ const UNION_TYPES_AND_CHAINED_SIBLINGS: [&str; 3] = [
 
 #[test]
 fn a_union_types_its_node_and_siblings_replace_at_every_link_of_a_chain() {
-    for text in UNION_TYPES_AND_CHAINED_SIBLINGS {
-        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        let enumerated = enumerate(&input);
-        for (target, strict) in configurations() {
-            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-            let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
-            assert!(
-                found.is_empty(),
-                "{}: {found:?}\n{out}",
-                config_name(target, strict)
-            );
-        }
-    }
+    assert_no_loss_anywhere(&UNION_TYPES_AND_CHAINED_SIBLINGS);
     // The branch admits nothing only where every branch of its own union is typed and none shares a kind with the
     // node around it.
     let output = json!({"type": "object", "properties": {"name": {"type": "object"}}});
@@ -2367,18 +2335,7 @@ const RECURSIVE_PROPERTY_IN_ONE_BRANCH: &str = r##"{"properties":{"name":{"anyOf
 
 #[test]
 fn a_property_cut_as_recursive_in_one_branch_is_named_there() {
-    let input: Value =
-        serde_json::from_str(RECURSIVE_PROPERTY_IN_ONE_BRANCH).expect("a JSON reproduction");
-    let enumerated = enumerate(&input);
-    for (target, strict) in configurations() {
-        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-        let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
-        assert!(
-            found.is_empty(),
-            "{}: {found:?}\n{out}",
-            config_name(target, strict)
-        );
-    }
+    assert_no_loss_anywhere(&[RECURSIVE_PROPERTY_IN_ONE_BRANCH]);
     // Without the note the cut branch's `minProperties` vanished.
     let input = json!({"type": "object", "properties": {"a": {"anyOf": [
         {"type": "object", "properties": {"b": {"type": "object", "minProperties": 1}}},
