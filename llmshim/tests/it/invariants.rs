@@ -892,3 +892,27 @@ fn definitions_whose_walk_makes_no_cycle_are_expanded_where_they_are_met() {
     assert!(out.get("$defs").is_none(), "{out}");
     every_invariant_holds(FINITE_DEFINITIONS_IN_AN_ALL_OF);
 }
+
+/// Found by the property test (google-json, seed 1796114626753956877), fixed: an object `const` beside a one-kind
+/// `enum` kept the branch untyped, a target that lifts the `const` then left the `enum` alone, and a second pass
+/// typed the branch from it. The `enum` types the branch on the first pass, and every target reaches its fixed
+/// point at once.
+#[test]
+fn an_enum_beside_an_object_const_types_its_node_on_the_first_pass() {
+    let input = json!({"type": "object", "properties": {"name": {"anyOf": [
+        {"const": {"type": "string"}, "enum": [0]}
+    ]}}, "required": []});
+    for target in Target::BUILTIN {
+        let options = Options::for_target(target).with_diagnostics(true);
+        let (out, report) = run(&uncached(), &options, &input);
+        let (again, again_report) = run(&uncached(), &options, &out);
+        assert!(!again_report.changed, "{}: {out} -> {again}", target.name());
+        if !report.used_fallback {
+            assert!(
+                out.to_string().contains(r#""type":"integer""#),
+                "{}: {out}",
+                target.name()
+            );
+        }
+    }
+}

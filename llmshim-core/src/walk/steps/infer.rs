@@ -6,8 +6,8 @@ use serde_json::Value;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
 use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
-/// W17: gives an untyped node a `type` from `properties`, `const`, a one-kind `enum`, or (when the rule set says so)
-/// `items`. An empty `enum` fails `invalid_schema` on every visit.
+/// W17: gives an untyped node a `type` from `properties`, a primitive `const`, a one-kind `enum`, or (when the rule set
+/// says so) `items`. An empty `enum` fails `invalid_schema` on every visit.
 #[derive(Clone, Copy, Debug)]
 pub struct InferType {
     arrays_from_items: bool,
@@ -42,19 +42,18 @@ impl Pass for InferType {
             return Ok(Flow::Continue);
         }
         let strict = cx.settings().strict;
+        // An object or array `const` names no type; an `enum` beside it still may. (Without strict the `const`
+        // may be lifted later, and the `enum` would then type the node on a second pass.)
+        let const_kind = json::member(map, "const").map(kind);
         let inferred = if json::has(map, "properties") {
             Some("object")
-        } else if let Some(c) = json::member(map, "const") {
-            match kind(c) {
-                Some(k) => Some(k),
-                None if strict => {
-                    return Err(cx.fail(
-                        FallbackKind::StrictUnsupported,
-                        "an object or array const has no strict type",
-                    ));
-                }
-                None => None,
-            }
+        } else if let Some(Some(k)) = const_kind {
+            Some(k)
+        } else if const_kind.is_some() && strict {
+            return Err(cx.fail(
+                FallbackKind::StrictUnsupported,
+                "an object or array const has no strict type",
+            ));
         } else if let Some(Value::Array(values)) = json::member(map, "enum") {
             let mut kinds = values.iter().map(kind);
             let first = kinds.next().flatten();
