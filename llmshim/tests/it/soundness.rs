@@ -639,14 +639,7 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
 
 /// The type `walk.infer-type` gives a node from its `const` or its one-kind `enum` (`key` with `value`).
 fn literal_kind(key: &str, value: &Value) -> Option<&'static str> {
-    let kind = |v: &Value| match v {
-        Value::Null => Some("null"),
-        Value::Bool(_) => Some("boolean"),
-        Value::String(_) => Some("string"),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
-        Value::Number(_) => Some("number"),
-        Value::Array(_) | Value::Object(_) => None,
-    };
+    let kind = crate::support::literal_type;
     match (key, value) {
         ("const", c) => kind(c),
         ("enum", Value::Array(values)) => {

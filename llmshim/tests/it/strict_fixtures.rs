@@ -1206,14 +1206,7 @@ fn split_type_array(node: &Map<String, Value>) -> Value {
 
 /// The type `walk.infer-type` infers for an untyped node, if any.
 fn inferred_type(node: &Map<String, Value>) -> Option<Value> {
-    let kind = |value: &Value| match value {
-        Value::Null => Some("null"),
-        Value::Bool(_) => Some("boolean"),
-        Value::String(_) => Some("string"),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
-        Value::Number(_) => Some("number"),
-        Value::Array(_) | Value::Object(_) => None,
-    };
+    let kind = crate::support::literal_type;
     let name = if node.contains_key("properties") {
         Some("object")
     } else if let Some(value) = node.get("const") {
