@@ -213,6 +213,13 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             return None;
         };
         let patch = Patch::between(&input, &output);
+        // What the patch keeps of the output (the frames of its nests) is charged with the entry.
+        let charge = charge.saturating_add(patch.held_bytes());
+        if charge > self.limits.max_bytes {
+            llmshim_core::json::dismantle(input);
+            llmshim_core::json::dismantle(output);
+            return None;
+        }
         let entry = Arc::new(Entry {
             key,
             input,

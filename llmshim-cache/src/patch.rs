@@ -95,6 +95,36 @@ impl Patch {
         diff(input, output, 0)
     }
 
+    /// The estimated bytes the patch itself holds beyond its positions: the frames of its nests, which are copies
+    /// of parts of the output kept for hits to clone. The memo charges them with the entry.
+    pub(crate) fn held_bytes(&self) -> usize {
+        match self {
+            Patch::Keep | Patch::Replace | Patch::Reorder(_) => 0,
+            Patch::Elements(patches) | Patch::Members(patches) => {
+                patches.iter().map(|(_, p)| p.held_bytes()).sum()
+            }
+            Patch::Edit(edit) => edit.changes.iter().map(|(_, p)| p.held_bytes()).sum(),
+            Patch::Rebuild(sources) => sources
+                .iter()
+                .map(|source| match source {
+                    Source::Input(_, p) => p.held_bytes(),
+                    Source::Copy => 0,
+                })
+                .sum(),
+            Patch::Nest(nest) => {
+                let frame: usize = nest
+                    .frame
+                    .iter()
+                    .map(|(key, value)| {
+                        key.len()
+                            .saturating_add(crate::fingerprint::estimate(value).unwrap_or(0))
+                    })
+                    .sum();
+                frame.saturating_add(nest.inner.held_bytes())
+            }
+        }
+    }
+
     /// Whether the output is identical to the input.
     pub(crate) fn is_keep(&self) -> bool {
         matches!(self, Patch::Keep)
@@ -729,6 +759,13 @@ mod tests {
         });
         let patch = round_trip(&input, &output);
         assert!(matches!(patch, Patch::Nest(_)), "{patch:?}");
+        // The frames (the outer `{"type": "null"}` branch, the property's, the closing keys) are held and charged;
+        // a patch without a nest holds nothing.
+        assert!(patch.held_bytes() > 0);
+        assert_eq!(
+            round_trip(&json!({"a": 1}), &json!({"a": 1, "b": 2})).held_bytes(),
+            0
+        );
         let mut value = input.clone();
         let buffer = value["properties"]["status"]["enum"][1]
             .as_str()
