@@ -586,6 +586,12 @@ fn implied(own: &Value, node: &Value) -> bool {
             .all(|(k, v)| k == "description" || node.get(k) == Some(v))
 }
 
+/// Whether a description holds a fragment that a narrowing wrote (`target.omit-property`,
+/// `resolve.unroll-recursion`).
+fn names_a_narrowing(text: &str) -> bool {
+    text.contains("(omitted ") || text.contains("(recursive ")
+}
+
 /// The keys `anyOf` isolation copies into a branch of type `ty`.
 fn applies(key: &str, ty: &str) -> bool {
     match key {
@@ -614,6 +620,18 @@ fn isolate(
         return Err(cx.fail(FallbackKind::InvalidSchema, "anyOf must be an array"));
     };
     if let Some(ty) = map.get("type").cloned() {
+        // A branch that a narrowing changed (a part omitted or cut as recursive, named in its description) may admit
+        // nothing only because of what was left out: its description, which names that part, joins the node's, so
+        // the removal below does not take the note with it.
+        let removed = branches
+            .iter()
+            .filter(|b| b.get("type").is_some_and(|t| *t != ty))
+            .filter_map(|b| b.get("description"))
+            .filter(|d| d.as_str().is_some_and(names_a_narrowing))
+            .map(Some);
+        if let Some(text) = joined_description(map, removed) {
+            json::set(map, "description", Value::String(text));
+        }
         branches.retain(|b| b.get("type").is_none_or(|t| *t == ty));
         for b in &mut branches {
             if let Some(bm) = b.as_object_mut()

@@ -2401,3 +2401,34 @@ fn an_annotation_only_branch_of_a_typed_node_keeps_its_default_named() {
         );
     }
 }
+
+/// Found by the property test on Google (seed 7301), fixed: a union branch whose own union held an unresolved
+/// reference lost that entry (`target.omit-property`, noted in the branch's description), and what was left of it
+/// (`null` or a number) admits nothing beside its object node, so `google.isolate-any-of` removed the branch with
+/// its description and the note. The description of a removed branch that names a narrowing now joins the node's.
+const NARROWED_BRANCH_THEN_ISOLATED: &str = r##"{"properties":{"name":{"type":"object","any_of":[{"properties":{},"required":[]},{"description":"a","any_of":[{"$ref":"#/$defs/Missing"},{"type":"null"},{"type":["number","null"]}]}]}},"required":[]}"##;
+
+#[test]
+fn a_branch_isolation_removes_after_a_narrowing_leaves_its_note() {
+    assert_no_loss_anywhere(&[NARROWED_BRANCH_THEN_ISOLATED]);
+    let input: Value =
+        serde_json::from_str(NARROWED_BRANCH_THEN_ISOLATED).expect("a JSON reproduction");
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(report.narrowed && !report.used_fallback, "{report:?}");
+    let name = &out["properties"]["name"];
+    assert_eq!(name["anyOf"].as_array().map(Vec::len), Some(1), "{out}");
+    let text = name["anyOf"][0]["description"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("a (omitted anyOf: "),
+        "the branch's text and its note: {out}"
+    );
+    // A branch removed for its type alone, with no narrowing named in it, goes with its description as before.
+    let input = json!({"type": "object", "properties": {"name": {"type": "object", "anyOf": [
+        {"properties": {}}, {"type": "string", "description": "a"}]}}});
+    let (out, _) = normalize(&Options::for_target(Target::Google), &input);
+    assert_eq!(
+        out["properties"]["name"]["anyOf"][0].get("description"),
+        None,
+        "{out}"
+    );
+}
