@@ -117,7 +117,8 @@ impl Normalizer {
     ///
     /// A memo hit is handed back without being applied: `schema` is still the input, so nothing is copied, and the
     /// caller applies the hit or normalizes the input the other way. On any other path `schema` is normalized and
-    /// the input copied before (`None` only for an input nested deeper than the walker goes: it falls back, so it is
+    /// the input handed back as it was: the very value the normalization read where nothing else needs it, a copy
+    /// where the memo keeps it (`None` only for an input nested deeper than the walker goes: it falls back, so it is
     /// never normalized again).
     pub(crate) fn normalize_keeping(&self, options: &Options, schema: &mut Value) -> Kept {
         match self.normalize_in(options, schema, true) {
@@ -126,12 +127,27 @@ impl Normalizer {
         }
     }
 
-    /// The one normalization path; with `keep`, a hit comes back unapplied and any other path copies the input
-    /// first, as [`Normalizer::normalize_keeping`] says.
+    /// The one normalization path; with `keep`, a hit comes back unapplied and any other path hands back the input as
+    /// it was, as [`Normalizer::normalize_keeping`] says.
     fn normalize_in(&self, options: &Options, schema: &mut Value, keep: bool) -> Outcome {
         // The copy that an original needs when no memo entry can stand in for it.
         let copy = |schema: &Value| {
             (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some()).then(|| schema.clone())
+        };
+        // The input the uncached path replaces: the original itself where one is kept (the normalization only read
+        // it, so it is the input as it was, and no copy is needed), taken apart otherwise.
+        let settle = |schema: &mut Value, out: Value| {
+            if keep {
+                let input = std::mem::replace(schema, out);
+                if json::depth_within(&input, HARD_MAX_DEPTH).is_some() {
+                    return Some(input);
+                }
+                json::dismantle(input);
+                None
+            } else {
+                replace(schema, out);
+                None
+            }
         };
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {
@@ -147,9 +163,8 @@ impl Normalizer {
             (MemoChoice::Own(m), false) => Some(m),
         };
         let Some(memo) = memo else {
-            let original = copy(schema);
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
-            replace(schema, out);
+            let original = settle(schema, out);
             return Outcome::Done(report, original, None);
         };
         match memo.lookup(&effective, schema) {
@@ -173,9 +188,8 @@ impl Normalizer {
                 Outcome::Done(report, original, stored)
             }
             Lookup::Unkeyed => {
-                let original = copy(schema);
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
-                replace(schema, out);
+                let original = settle(schema, out);
                 Outcome::Done(report, original, None)
             }
         }
