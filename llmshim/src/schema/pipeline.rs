@@ -86,7 +86,7 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
     };
     match outcome {
         Ok(((out, changes, narrowed), strict, reason)) => {
-            let report = Normalization::produced(out != *input)
+            let report = Normalization::produced(!same_value(&out, input))
                 .with_strict(strict)
                 .with_narrowed(narrowed)
                 .with_changes(changes);
@@ -98,9 +98,33 @@ pub(crate) fn normalize_uncached(options: &Options, input: &Value) -> (Value, No
         }
         Err(reason) => {
             let out = fallback();
-            let report = Normalization::fell_back(reason, out != *input);
+            let report = Normalization::fell_back(reason, !same_value(&out, input));
             (out, report)
         }
+    }
+}
+
+/// Whether `a == b` as `Value` compares them (an object as the set of its members, whatever their order), without
+/// hashing the key of a member that stands at the same place in both objects: the output of a normalization lists
+/// the members it kept in the input's order, so the usual comparison looks no key up. The recursion goes no deeper
+/// than the shallower value, as `==` does.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(p), Value::Object(q)) => {
+            p.len() == q.len()
+                && p.iter().zip(q).all(|((kp, vp), (kq, vq))| {
+                    // Keys are unique, so the member at the same place is the one a lookup would find.
+                    if kp == kq {
+                        same_value(vp, vq)
+                    } else {
+                        q.get(kp).is_some_and(|v| same_value(vp, v))
+                    }
+                })
+        }
+        (Value::Array(p), Value::Array(q)) => {
+            p.len() == q.len() && p.iter().zip(q).all(|(x, y)| same_value(x, y))
+        }
+        _ => a == b,
     }
 }
 
@@ -586,7 +610,7 @@ mod tests {
     use llmshim_benches::testdata;
     use serde_json::json;
 
-    use crate::schema::pipeline::{Cuts, ORDER, attempt_counted, below_a_property};
+    use crate::schema::pipeline::{Cuts, ORDER, attempt_counted, below_a_property, same_value};
     use crate::schema::{Options, Target};
 
     /// Normalizes `input` for `target` once with the check's cuts batched and once one per walk: the two results
@@ -646,6 +670,28 @@ mod tests {
                 "{}: {batched} > {one_by_one} + 1",
                 target.name()
             );
+        }
+    }
+
+    #[test]
+    fn same_value_agrees_with_value_equality() {
+        let values = [
+            json!({"a": 1, "b": {"c": [1, 2], "d": "x"}}),
+            json!({"b": {"d": "x", "c": [1, 2]}, "a": 1}),
+            json!({"a": 1, "b": {"c": [2, 1], "d": "x"}}),
+            json!({"a": 1, "b": {"c": [1, 2], "e": "x"}}),
+            json!({"a": 1.0, "b": {"c": [1, 2], "d": "x"}}),
+            json!({"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": null}),
+            json!({"a": 1, "c": {"c": [1, 2], "d": "x"}}),
+            json!([{"a": 1}, {"b": 2}]),
+            json!([{"b": 2}, {"a": 1}]),
+            json!("a"),
+            json!(null),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(same_value(a, b), a == b, "{a} and {b}");
+            }
         }
     }
 
