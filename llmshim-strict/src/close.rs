@@ -141,7 +141,9 @@ fn finish(
     let Some(Value::Object(properties)) = json::member_mut(map, "properties") else {
         return Err(not_an_object(cx));
     };
-    let mut wrapped: Vec<String> = Vec::with_capacity(wrap.len());
+    // The wrapped names are kept only to be recorded, which only diagnostics do.
+    let diagnostics = cx.settings().diagnostics;
+    let mut wrapped: Vec<String> = Vec::with_capacity(if diagnostics { wrap.len() } else { 0 });
     let mut places = wrap.iter().copied().peekable();
     for (at, (name, schema)) in properties.iter_mut().enumerate() {
         if places.peek() != Some(&at) {
@@ -156,7 +158,9 @@ fn finish(
         {
             llmshim_core::defs::mark_optional(site);
         }
-        wrapped.push(name.clone());
+        if diagnostics {
+            wrapped.push(name.clone());
+        }
     }
     let names = (!required_kept)
         .then(|| Value::Array(properties.keys().cloned().map(Value::String).collect()));
@@ -222,15 +226,38 @@ fn wrap_nullable(schema: &mut Value) {
     let description = inner
         .as_object_mut()
         .and_then(|map| json::remove(map, "description"));
-    let mut null = Map::new();
-    null.insert("type".to_owned(), Value::String("null".to_owned()));
-    let mut wrapper = Map::new();
-    wrapper.insert(
-        "anyOf".to_owned(),
-        Value::Array(vec![inner, Value::Object(null)]),
-    );
-    if let Some(description) = description {
-        wrapper.insert("description".to_owned(), description);
+    // The wrapper is a copy of a prepared one whose placeholders are then filled: copying a map costs no hashing
+    // of its keys, building one hashes each.
+    let [bare, described] = wrappers();
+    let mut wrapper = if description.is_some() {
+        described.clone()
+    } else {
+        bare.clone()
+    };
+    let mut slots = wrapper.values_mut();
+    if let Some(first) = slots.next().and_then(|b| b.as_array_mut()?.first_mut()) {
+        *first = inner;
+    }
+    if let (Some(slot), Some(description)) = (slots.next(), description) {
+        *slot = description;
     }
     *schema = Value::Object(wrapper);
+}
+
+/// The two wrappers [`wrap_nullable`] copies, without and with a description: `{"anyOf": [null, {"type":
+/// "null"}]}` and the same with `"description": null` after it; the first `null` stands for the wrapped schema.
+fn wrappers() -> &'static [Map<String, Value>; 2] {
+    static WRAPPERS: std::sync::OnceLock<[Map<String, Value>; 2]> = std::sync::OnceLock::new();
+    WRAPPERS.get_or_init(|| {
+        let mut null = Map::new();
+        null.insert("type".to_owned(), Value::String("null".to_owned()));
+        let mut bare = Map::new();
+        bare.insert(
+            "anyOf".to_owned(),
+            Value::Array(vec![Value::Null, Value::Object(null)]),
+        );
+        let mut described = bare.clone();
+        described.insert("description".to_owned(), Value::Null);
+        [bare, described]
+    })
 }
