@@ -49,8 +49,19 @@ pub fn optional_count(schema: &Value) -> usize {
 pub fn budget_counts(schema: &Value) -> (usize, usize) {
     let (mut optional, mut unions) = (0usize, 0usize);
     visit(schema, |map| {
-        optional = optional.saturating_add(optional_here(map));
-        unions = unions.saturating_add(union_here(map));
+        // The members both counters read, found in one pass over the keys instead of a search for each.
+        let (mut properties, mut required, mut union) = (None, None, false);
+        for (key, value) in map {
+            match key.as_str() {
+                "properties" => properties = Some(value),
+                "required" => required = Some(value),
+                "anyOf" => union = true,
+                "type" => union |= value.is_array(),
+                _ => {}
+            }
+        }
+        optional = optional.saturating_add(optional_in(properties, required));
+        unions = unions.saturating_add(usize::from(union));
     });
     (optional, unions)
 }
@@ -58,10 +69,18 @@ pub fn budget_counts(schema: &Value) -> (usize, usize) {
 /// The properties of one object node that its own `required` does not list.
 fn optional_here(map: &Map<String, Value>) -> usize {
     // Small nodes are scanned instead of hashing each key (`json::member`).
-    let Some(Value::Object(properties)) = json::member(map, "properties") else {
+    optional_in(
+        json::member(map, "properties"),
+        json::member(map, "required"),
+    )
+}
+
+/// The names of `properties` (when an object) that `required` (when an array) does not list.
+fn optional_in(properties: Option<&Value>, required: Option<&Value>) -> usize {
+    let Some(Value::Object(properties)) = properties else {
         return 0;
     };
-    let names: &[Value] = match json::member(map, "required") {
+    let names: &[Value] = match required {
         Some(Value::Array(names)) => names,
         _ => &[],
     };
