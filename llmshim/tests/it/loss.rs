@@ -2432,3 +2432,54 @@ fn a_branch_isolation_removes_after_a_narrowing_leaves_its_note() {
         "{out}"
     );
 }
+
+/// Found by the property test on mcp with strict (seed 1796114626753956877), fixed: the single `allOf` entry of a
+/// root `$ref`'s object target is typed `["string", "null"]`, so the schema admits nothing; the entry won on `type`
+/// (`walk.merge-all-of`), and the output `{"anyOf": [{"type": "string"}, {"type": "null"}]}` admitted strings and
+/// lost the root's `additionalProperties: false`. A single entry's type now meets its node's: the kinds they share,
+/// and a fallback (`invalid_schema`) when they share none.
+const ENTRY_TYPE_OUTSIDE_ITS_NODE: &str = r##"{"properties":{},"required":[],"$ref":"#/$defs/Node","additionalProperties":false,"$defs":{"Node":{"type":"object","allOf":[{"type":["string","null"]}]}}}"##;
+
+#[test]
+fn a_single_all_of_entry_typed_outside_its_node_admits_nothing() {
+    let input: Value =
+        serde_json::from_str(ENTRY_TYPE_OUTSIDE_ITS_NODE).expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(found.is_empty(), "{found:?}");
+        let reason = report.fallback_reason.as_ref();
+        assert!(
+            report.used_fallback
+                && reason.is_some_and(|r| r.kind == llmshim_core::FallbackKind::InvalidSchema
+                    && r.message.contains("admits nothing")),
+            "{}: {report:?}",
+            config_name(target, strict)
+        );
+    }
+    // Where the kinds overlap, the node takes the ones both admit; where the entry's lie within the node's, the
+    // entry's type stands as before.
+    for (node, entry, merged) in [
+        (
+            json!(["object", "null"]),
+            json!(["string", "null"]),
+            json!("null"),
+        ),
+        (json!("integer"), json!("number"), json!("integer")),
+        (
+            json!("number"),
+            json!(["integer", "string"]),
+            json!("integer"),
+        ),
+        (
+            json!(["string", "number"]),
+            json!("string"),
+            json!("string"),
+        ),
+    ] {
+        let input = json!({"type": "object", "properties": {"a": {"type": node, "allOf": [{"type": entry}]}}});
+        let (out, report) = normalize(&Options::for_target(Target::Mcp), &input);
+        assert!(!report.used_fallback, "{input}: {report:?}");
+        assert_eq!(out["properties"]["a"], json!({"type": merged}), "{input}");
+    }
+}

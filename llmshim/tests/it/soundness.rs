@@ -467,6 +467,44 @@ fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
         .unwrap_or_default()
 }
 
+/// The kinds of a single `allOf` entry's `type` that its node's `type` also admits, as `walk.merge-all-of` meets
+/// them (an `integer` against a `number` gives the integers), or `None` when either is not a type or none is shared
+/// (the pipeline then falls back).
+fn shared_types(node: &Value, theirs: &Value) -> Option<Value> {
+    let names = |v: &Value| -> Option<Vec<String>> {
+        match v {
+            Value::String(name) => Some(vec![name.clone()]),
+            Value::Array(names) => names
+                .iter()
+                .map(|n| n.as_str().map(str::to_owned))
+                .collect(),
+            _ => None,
+        }
+    };
+    let own = names(node)?;
+    let mut shared: Vec<String> = Vec::new();
+    for name in names(theirs)? {
+        let admitted = own.contains(&name)
+            || (name == "integer" && own.iter().any(|o| o == "number"))
+            || (name == "number" && own.iter().any(|o| o == "integer"));
+        let kept = if admitted && name == "number" && !own.contains(&name) {
+            "integer".to_owned()
+        } else {
+            name
+        };
+        if admitted && !shared.contains(&kept) {
+            shared.push(kept);
+        }
+    }
+    match shared.as_slice() {
+        [] => None,
+        [one] => Some(Value::String(one.clone())),
+        _ => Some(Value::Array(
+            shared.into_iter().map(Value::String).collect(),
+        )),
+    }
+}
+
 /// The relaxations of one node whose children are read: a single-entry `allOf` merged with the entry winning, a key
 /// the node carries winning over its combinator branches', the lifted keywords dropped, a `oneOf` read as `anyOf`
 /// and the undeclared required names dropped, as `reading` says; `root` is the original document.
@@ -524,11 +562,22 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
                     }
                 }
             }
-            own.retain(|key, _| key == "description" || !carried.contains(key));
+            // The node's `type` meets the target's in the merge (the kinds both admit), as a conjunction does.
+            own.retain(|key, _| {
+                matches!(key.as_str(), "description" | "type") || !carried.contains(key)
+            });
         }
+        // A `type` of both meets: the merged node takes the kinds the two share (`walk.merge-all-of`).
+        let met = match (own.get("type"), entry.get("type")) {
+            (Some(node), Some(theirs)) => shared_types(node, theirs),
+            _ => None,
+        };
         map = own;
         for (key, value) in entry {
             map.insert(key, value);
+        }
+        if let Some(met) = met {
+            map.insert("type".to_owned(), met);
         }
     }
     if reading.closed_entries_join
@@ -1123,11 +1172,12 @@ fn widenings() -> Vec<Widening> {
         },
         Widening {
             rule: "walk.merge-all-of",
-            reason: "a single allOf entry wins on a key its node also carries",
+            reason: "a single allOf entry wins on a key its node also carries (but `type`, where the two meet)",
             target: Target::Google,
             strict: false,
             input: json!({"type": "object", "properties": {
-                "a": {"type": "string", "allOf": [{"type": "object"}]}, "b": omitted}}),
+                "a": {"type": "object", "properties": {"n": {"type": "string"}},
+                      "allOf": [{"properties": {"n": {"type": "number"}}}]}, "b": omitted}}),
             off: |r| r.entry_wins = false,
         },
         Widening {
@@ -1185,7 +1235,8 @@ fn widenings() -> Vec<Widening> {
             target: Target::CloudCodeAssist,
             strict: false,
             input: json!({"type": "object", "properties": {
-                "a": {"type": "object", "allOf": [{"anyOf": [{"type": "boolean"}, {"type": "string"}]}]}}}),
+                "a": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"], "allOf": [
+                    {"anyOf": [{"type": "object", "properties": {"n": {"type": "number"}}}, {"type": "string"}]}]}}}),
             off: |r| r.branches_yield = false,
         },
         Widening {
@@ -1321,7 +1372,7 @@ fn a_union_branch_takes_the_type_of_the_branch_its_narrowing_keeps() {
 /// a conjunction that admits nothing, where the pipeline's merge lets the root's keys win.
 #[test]
 fn a_kept_reference_entry_wins_over_its_node() {
-    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": "string",
+    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": ["string", "object"],
         "allOf": [{"$ref": "#"}]}}, "required": []}}, "required": []});
     for target in [Target::Google, Target::CloudCodeAssist] {
         for strict in [false, true] {
@@ -1339,12 +1390,12 @@ fn a_kept_reference_entry_wins_over_its_node() {
         siblings_win: true,
         ..Reading::default()
     };
-    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": "string",
+    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"type": ["string", "object"],
         "minProperties": 1, "allOf": [{"$ref": "#"}]}}}}});
     let read = read_original(&input, &reading).expect("a readable schema");
     assert_eq!(
         read["properties"]["name"]["properties"]["name"]["properties"]["name"]["properties"]["name"],
-        json!({"minProperties": 1, "$ref": "#"}),
+        json!({"type": ["string", "object"], "minProperties": 1, "$ref": "#"}),
         "{read}"
     );
 }
@@ -1560,7 +1611,7 @@ fn a_ref_sibling_wins_over_the_merged_all_of_entries_of_its_target() {
 /// the output is a number. The reading merged the entry first and let the node's `object` win over the inner entries.
 #[test]
 fn an_all_of_entry_wins_with_the_keys_of_its_own_merged_entries() {
-    let input = json!({"properties": {"name": {"anyOf": [{"type": "null"}]}, "user_id": {"type": "object",
+    let input = json!({"properties": {"name": {"anyOf": [{"type": "null"}]}, "user_id": {"type": ["object", "number"],
         "allOf": [{"allOf": [{"type": "number"}, {"type": "number"}]}]}}, "required": []});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");

@@ -433,9 +433,9 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
     ),
     (
         "agents/test_allOf_single_ref_rejects_nested_id_before_promoting_target",
-        ROOT,
-        "walk.merge-all-of, root.merge-alternatives",
-        "the merged entry, a string, replaces the root's object type (the entry wins)",
+        FallsBack(InvalidSchema),
+        "walk.merge-all-of",
+        "the merged entry, a string, shares no value with the root's object type: the schema admits nothing",
     ),
     (
         "agents/test_allOf_single_ref_rejects_nested_id_owner_before_resolution",
@@ -457,9 +457,9 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
     ),
     (
         "agents/test_allOf_single_ref_rejects_target_below_nested_id_resource",
-        ROOT,
-        "walk.merge-all-of, root.merge-alternatives",
-        "the merged entry, a string, replaces the root's object type (the entry wins)",
+        FallsBack(InvalidSchema),
+        "walk.merge-all-of",
+        "the merged entry, a string, shares no value with the root's object type: the schema admits nothing",
     ),
     (
         "agents/test_allOf_single_ref_allows_id_as_schema_map_member_name[components-schemas]",
@@ -553,9 +553,10 @@ const BY_DESIGN: &[(&str, Design, &str, &str)] = &[
     ),
     (
         "agents/test_ref_with_single_all_of_sibling_is_rejected",
-        Accepts(&["resolve.inline-ref", "walk.merge-all-of"]),
+        FallsBack(InvalidSchema),
         "resolve.inline-ref, walk.merge-all-of",
-        "the sibling `allOf` is merged over the target, the entry winning",
+        "the sibling `allOf`'s entry, an integer, shares no value with the target's string: the property admits \
+         nothing",
     ),
     (
         "agents/test_ref_with_validation_sibling_is_rejected",

@@ -13,7 +13,8 @@ const RULE: &str = "walk.merge-all-of";
 /// W14: merges `allOf` into the node.
 ///
 /// A one-entry `allOf` is removed, its entry walked at depth + 1 and its keys copied into the node (replacing in
-/// place, appending new ones).
+/// place, appending new ones), but where both carry a `type` the merged node takes the kinds the two share; when
+/// they share none the schema admits nothing and fails `invalid_schema`.
 ///
 /// Two or more entries are merged when every entry, after its own walk, is an object schema with only the keys
 /// `type` (`"object"`), `properties`, `required`, `additionalProperties` (`false`), `title` and `description`, and
@@ -67,7 +68,7 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
     // The entry's keys are merged into this node, whose own visit goes on from here (type inference, the split,
     // closing), so the entry's root is an intermediate result: those steps run once, on the merged keys.
     cx.rewalk(&mut entry, &Rewalk::here().with_intermediate(true))?;
-    let Value::Object(entry) = entry else {
+    let Value::Object(mut entry) = entry else {
         return Err(cx.fail(
             FallbackKind::InvalidSchema,
             "the allOf entry is not a schema object",
@@ -76,11 +77,77 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
     let Some(map) = node.as_object_mut() else {
         return Ok(Flow::Continue);
     };
+    // The entry wins, but not on `type` where the node's own type excludes some of the entry's kinds: a value must
+    // have both, so the merged node takes the kinds they share, and none means the node admits nothing.
+    if let (Some(own), Some(theirs)) = (json::member(map, "type"), json::member(&entry, "type")) {
+        match shared_types(own, theirs) {
+            Some(shared) if shared.is_empty() => {
+                return Err(cx.fail(
+                    FallbackKind::InvalidSchema,
+                    format!(
+                        "the allOf entry's type {} shares no value with its node's type {}: the schema admits nothing",
+                        json::compact(theirs),
+                        json::compact(own)
+                    ),
+                ));
+            }
+            Some(shared) if !same_types(&shared, theirs) => {
+                let shared = match <[Value; 1]>::try_from(shared) {
+                    Ok([one]) => one,
+                    Err(several) => Value::Array(several),
+                };
+                json::set(&mut entry, "type", shared);
+            }
+            _ => {}
+        }
+    }
     for (key, value) in entry {
         json::set(map, &key, value);
     }
     cx.record(RULE, ChangeKind::Rewritten, Some("allOf"));
     Ok(Flow::Continue)
+}
+
+/// The type names of a `type` value, or `None` when it is neither a name nor an array of names.
+fn type_names(value: &Value) -> Option<Vec<&str>> {
+    match value {
+        Value::String(name) => Some(vec![name.as_str()]),
+        Value::Array(names) => names.iter().map(Value::as_str).collect(),
+        _ => None,
+    }
+}
+
+/// The kinds of the entry's type `theirs` that the node's type `own` also admits, in the entry's order (an
+/// `integer` on one side and a `number` on the other share the integers); `None` when either is not a type.
+fn shared_types(own: &Value, theirs: &Value) -> Option<Vec<Value>> {
+    let own = type_names(own)?;
+    let mut shared: Vec<Value> = Vec::new();
+    for name in type_names(theirs)? {
+        let kept = if own.contains(&name) {
+            name
+        } else if (name == "number" && own.contains(&"integer"))
+            || (name == "integer" && own.contains(&"number"))
+        {
+            "integer"
+        } else {
+            continue;
+        };
+        if !shared.iter().any(|s| s.as_str() == Some(kept)) {
+            shared.push(Value::String(kept.to_owned()));
+        }
+    }
+    Some(shared)
+}
+
+/// Whether `shared` names exactly the kinds of the type value `theirs`, in its order.
+fn same_types(shared: &[Value], theirs: &Value) -> bool {
+    type_names(theirs).is_some_and(|names| {
+        names.len() == shared.len()
+            && names
+                .iter()
+                .zip(shared)
+                .all(|(n, s)| s.as_str() == Some(*n))
+    })
 }
 
 /// Whether the node itself rules a merge out: a `type` other than `"object"` or an open `additionalProperties`,
