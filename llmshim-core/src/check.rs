@@ -368,9 +368,12 @@ impl<'a> Checker<'a> {
         }
         // With kept references the root's `$defs` is the definitions' home, not a keyword of the root schema.
         let home = root && self.definitions.is_some();
-        // The keys the rows below read, found in one pass instead of one hashed lookup each.
+        // The keys the rows below read, found in one pass instead of one hashed lookup each; the same pass notes
+        // whether S10, S12 and S14 have a candidate (the arms name the keys of `STRING_KEYWORDS` and
+        // `NUMBER_KEYWORDS`, which a test holds them to).
         let (mut ty, mut any_of, mut all_of, mut required, mut enumeration, mut nullable) =
             (None, false, false, None, None, None);
+        let (mut dollar, mut any_string, mut any_number) = (false, false, false);
         for (key, value) in map {
             match key.as_str() {
                 "type" => ty = Some(value),
@@ -379,7 +382,11 @@ impl<'a> Checker<'a> {
                 "required" => required = Some(value),
                 "enum" => enumeration = Some(value),
                 "nullable" => nullable = Some(value),
-                _ => {}
+                "title" | "description" | "format" | "pattern" => any_string |= !value.is_string(),
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                    any_number |= !value.is_number();
+                }
+                other => dollar |= other.starts_with('$'),
             }
         }
         let type_name = ty.and_then(Value::as_str);
@@ -427,10 +434,12 @@ impl<'a> Checker<'a> {
         }
 
         // S7: forbidden keys.
-        for key in map.keys() {
-            if self.rules.forbidden.contains(&key.as_str()) {
-                let message = format!("the target forbids {key}");
-                self.fail(FallbackKind::TargetUnsupported, message)?;
+        if !self.rules.forbidden.is_empty() {
+            for key in map.keys() {
+                if self.rules.forbidden.contains(&key.as_str()) {
+                    let message = format!("the target forbids {key}");
+                    self.fail(FallbackKind::TargetUnsupported, message)?;
+                }
             }
         }
 
@@ -453,7 +462,6 @@ impl<'a> Checker<'a> {
         // S10: references and definitions left over. (The checks below that look up a fixed list of keys first
         // make sure that one pass over the node's members finds a candidate, which is cheaper than the lookups;
         // the lookups then report in the list's order.)
-        let dollar = map.keys().any(|key| key.starts_with('$'));
         for key in ["$ref", "$defs"] {
             if dollar && map.contains_key(key) && !(home && key == "$defs") {
                 let message = if self.definitions.is_some() {
@@ -478,9 +486,6 @@ impl<'a> Checker<'a> {
         }
 
         // S12: string-valued annotations.
-        let any_string = map
-            .iter()
-            .any(|(key, v)| STRING_KEYWORDS.contains(&key.as_str()) && !v.is_string());
         for key in STRING_KEYWORDS {
             if any_string && map.get(key).is_some_and(|v| !v.is_string()) {
                 let message = format!("{key} must be a string");
@@ -500,9 +505,6 @@ impl<'a> Checker<'a> {
         }
 
         // S14: numeric bounds.
-        let any_number = map
-            .iter()
-            .any(|(key, v)| NUMBER_KEYWORDS.contains(&key.as_str()) && !v.is_number());
         for key in NUMBER_KEYWORDS {
             if any_number && map.get(key).is_some_and(|v| !v.is_number()) {
                 let message = format!("{key} must be a number");
@@ -558,22 +560,41 @@ impl<'a> Checker<'a> {
         type_name: Option<&str>,
         home: bool,
     ) -> ControlFlow<()> {
+        // The members these rows read, found in one pass over the keys instead of a search for each.
+        let (mut properties, mut additional, mut required) = (None, None, None);
+        let (mut items, mut prefix_items) = (false, false);
+        // `anyOf`, `oneOf` and `allOf`, in that order.
+        let mut combinators: [(&str, Option<&Value>); 3] =
+            [("anyOf", None), ("oneOf", None), ("allOf", None)];
+        for (key, value) in map {
+            match key.as_str() {
+                "properties" => properties = Some(value),
+                "additionalProperties" => additional = Some(value),
+                "required" => required = Some(value),
+                "items" => items = true,
+                "prefixItems" => prefix_items = true,
+                "anyOf" => combinators[0].1 = Some(value),
+                "oneOf" => combinators[1].1 = Some(value),
+                "allOf" => combinators[2].1 = Some(value),
+                _ => {}
+            }
+        }
         if type_name == Some("object") {
-            let properties = json::member(map, "properties").and_then(Value::as_object);
+            let properties = properties.and_then(Value::as_object);
             if properties.is_none() {
                 self.fail(
                     FallbackKind::StrictUnsupported,
                     "a strict object needs properties as an object",
                 )?;
             }
-            if json::member(map, "additionalProperties") != Some(&Value::Bool(false)) {
+            if additional != Some(&Value::Bool(false)) {
                 self.fail(
                     FallbackKind::StrictUnsupported,
                     "a strict object needs additionalProperties false",
                 )?;
             }
             if let Some(properties) = properties
-                && !requires_each_in_order(json::member(map, "required"), properties)
+                && !requires_each_in_order(required, properties)
             {
                 self.fail(
                     FallbackKind::StrictUnsupported,
@@ -581,13 +602,13 @@ impl<'a> Checker<'a> {
                 )?;
             }
         }
-        if type_name == Some("array") && !json::has(map, "items") {
+        if type_name == Some("array") && !items {
             self.fail(
                 FallbackKind::StrictUnsupported,
                 "a strict array needs items",
             )?;
         }
-        if json::has(map, "prefixItems") {
+        if prefix_items {
             self.fail(
                 FallbackKind::StrictUnsupported,
                 "prefixItems is not accepted under strict",
@@ -609,15 +630,13 @@ impl<'a> Checker<'a> {
         }
         // Containers a strict provider parses as such; the walk never writes other values, but a schema checked
         // on its own may hold them.
-        for key in ["anyOf", "oneOf", "allOf"] {
-            if json::member(map, key).is_some_and(|v| v.as_array().is_none_or(Vec::is_empty)) {
+        for (key, value) in combinators {
+            if value.is_some_and(|v| v.as_array().is_none_or(Vec::is_empty)) {
                 let message = format!("{key} must be a non-empty array");
                 self.fail(FallbackKind::InvalidSchema, message)?;
             }
         }
-        if type_name != Some("object")
-            && json::member(map, "properties").is_some_and(|v| !v.is_object())
-        {
+        if type_name != Some("object") && properties.is_some_and(|v| !v.is_object()) {
             self.fail(FallbackKind::InvalidSchema, "properties must be an object")?;
         }
         ControlFlow::Continue(())

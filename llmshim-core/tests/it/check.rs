@@ -514,6 +514,13 @@ fn s12_annotations_are_strings() {
     assert_eq!(found_plain(&schema), at(&[(InvalidSchema, ""); 4]));
     let schema = json!({"type": "string", "pattern": "^a", "title": "t", "format": "email", "description": ""});
     assert!(found_plain(&schema).is_empty());
+    // Each annotation on its own, beside others that pass, and a key ending like one that is not one.
+    for key in ["pattern", "title", "format", "description"] {
+        let mut schema = json!({"type": "string", "pattern": "^a", "title": "t", "format": "email", "description": ""});
+        schema[key] = json!(1);
+        assert_eq!(found_plain(&schema), at(&[(InvalidSchema, "")]), "{schema}");
+    }
+    assert!(found_plain(&json!({"type": "string", "x-title": 1})).is_empty());
 }
 
 #[test]
@@ -542,6 +549,18 @@ fn s14_bounds_are_numbers() {
         "exclusiveMaximum": 1e21, "multipleOf": 0.1
     });
     assert!(found_plain(&schema).is_empty());
+    // Each bound on its own.
+    for key in [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ] {
+        let mut schema = json!({"type": "number"});
+        schema[key] = json!("1");
+        assert_eq!(found_plain(&schema), at(&[(InvalidSchema, "")]), "{schema}");
+    }
 }
 
 #[test]
