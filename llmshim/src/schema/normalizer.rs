@@ -3,9 +3,9 @@
 use std::sync::{Arc, OnceLock};
 
 use llmshim_cache::{Hit, Limits, Lookup, Memo};
-use llmshim_core::Normalization;
 use llmshim_core::json;
 use llmshim_core::walk::HARD_MAX_DEPTH;
+use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
 use crate::schema::pipeline;
@@ -135,19 +135,26 @@ impl Normalizer {
             (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some()).then(|| schema.clone())
         };
         // The input the uncached path replaces: the original itself where one is kept (the normalization only read
-        // it, so it is the input as it was, and no copy is needed), taken apart otherwise.
-        let settle = |schema: &mut Value, out: Value| {
-            if keep {
-                let input = std::mem::replace(schema, out);
-                if json::depth_within(&input, HARD_MAX_DEPTH).is_some() {
-                    return Some(input);
-                }
-                json::dismantle(input);
-                None
-            } else {
-                replace(schema, out);
-                None
+        // it, so it is the input as it was, and no copy is needed), dropped otherwise. Every attempt measures the
+        // input's depth first and falls back for its depth when it is deeper than the walker goes, so an input
+        // whose report is not such a fallback is within that depth: it needs no measuring again, and dropping it
+        // recurses no deeper than the walk did. Any other input is measured, or taken apart without recursion.
+        let settle = |schema: &mut Value, out: Value, report: &Normalization| {
+            let input = std::mem::replace(schema, out);
+            let walked = !report.used_fallback
+                || report
+                    .fallback_reason
+                    .as_ref()
+                    .is_none_or(|r| r.kind != FallbackKind::BudgetDepth);
+            if keep && (walked || json::depth_within(&input, HARD_MAX_DEPTH).is_some()) {
+                return Some(input);
             }
+            if walked {
+                drop(input);
+            } else {
+                json::dismantle(input);
+            }
+            None
         };
         let flags = self.env.read();
         if options.bypass || flags.no_schema_normalization {
@@ -164,7 +171,7 @@ impl Normalizer {
         };
         let Some(memo) = memo else {
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
-            let original = settle(schema, out);
+            let original = settle(schema, out, &report);
             return Outcome::Done(report, original, None);
         };
         match memo.lookup(&effective, schema) {
@@ -189,7 +196,7 @@ impl Normalizer {
             }
             Lookup::Unkeyed => {
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
-                let original = settle(schema, out);
+                let original = settle(schema, out, &report);
                 Outcome::Done(report, original, None)
             }
         }
@@ -214,11 +221,4 @@ pub(crate) enum Kept {
     /// A memo hit, not applied yet: the schema is still the input, identical to the hit's stored input, and the
     /// hit's output and report are the normalization's.
     Deferred(Hit<Options>),
-}
-
-/// Writes the result into the caller's value; the old value is taken apart without recursion, because an input
-/// that failed the depth check may be nested far deeper than the stack allows a recursive drop to go.
-fn replace(schema: &mut Value, out: Value) {
-    let old = std::mem::replace(schema, out);
-    llmshim_core::json::dismantle(old);
 }
