@@ -971,7 +971,7 @@ fn carry_lifted(text: &str, before: &str, after: &str) -> String {
                 continue;
             };
             let marker = format!("({keyword}:");
-            if !out.contains(&marker) && !before.contains(&marker) {
+            if !text.contains(&marker) && !before.contains(&marker) {
                 out.push_str(fragment);
             }
         }
@@ -997,7 +997,9 @@ fn carry_lifted(text: &str, before: &str, after: &str) -> String {
         else {
             continue;
         };
-        if !out.contains(&format!("({keyword}:")) {
+        // Only the sibling's own text decides: two fragments of one keyword the walk added (a union narrowed inside
+        // the branch a narrowing kept, then the removed branches) are both carried.
+        if !text.contains(&format!("({keyword}:")) {
             out.push_str(fragment);
         }
     }
@@ -1096,6 +1098,16 @@ mod tests {
         assert_eq!(
             carry_lifted("Region", "Where", "Where China (const: 1) World"),
             "Region China (const: 1) World"
+        );
+        // Two fragments of one keyword that the walk added are both carried (`target.narrow-union` after a union
+        // narrowed inside the branch it keeps); one the sibling's text already carries is not.
+        assert_eq!(
+            carry_lifted("see", "", "(anyOf: [1]) (anyOf: [2])"),
+            "see (anyOf: [1]) (anyOf: [2])"
+        );
+        assert_eq!(
+            carry_lifted("see (anyOf: [0])", "", "(anyOf: [1]) (anyOf: [2])"),
+            "see (anyOf: [0])"
         );
         // A walk that replaced the target's text (a one-entry allOf entry wins): its new fragments are carried.
         assert_eq!(

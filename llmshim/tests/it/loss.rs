@@ -2483,3 +2483,27 @@ fn a_single_all_of_entry_typed_outside_its_node_admits_nothing() {
         assert_eq!(out["properties"]["a"], json!({"type": merged}), "{input}");
     }
 }
+
+/// Found by the property test on Code Assist (seed 3128011736), fixed: `Tag`'s union cannot be merged, so
+/// `target.narrow-union` keeps its object branch, which brought an `(anyOf:` fragment of its own (its inner union,
+/// narrowed first), and names the removed string branch, with its lifted `not`, in a second `(anyOf:` fragment.
+/// The `$ref`'s sibling description then carried the first fragment only, since its text by then held the marker.
+const TWO_UNION_NOTES_BEHIND_A_SIBLING: &str = r##"{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Tag","description":"see the definition"}},"required":[]}},"required":[],"$defs":{"Tag":{"any_of":[{"type":"object","anyOf":[{"type":"string"},{"type":["object","null"]}]},{"type":"string","not":{"type":"string"}}]}}}"##;
+
+#[test]
+fn a_sibling_description_carries_every_union_note_of_its_target() {
+    assert_no_loss_anywhere(&[TWO_UNION_NOTES_BEHIND_A_SIBLING]);
+    let input: Value =
+        serde_json::from_str(TWO_UNION_NOTES_BEHIND_A_SIBLING).expect("a JSON reproduction");
+    let (out, report) = normalize(&Options::for_target(Target::CloudCodeAssist), &input);
+    assert!(report.narrowed && !report.used_fallback, "{report:?}");
+    let text = out["properties"]["name"]["properties"]["name"]["description"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        text.starts_with("see the definition (anyOf: ")
+            && text.matches("(anyOf: ").count() == 2
+            && text.contains("(not: "),
+        "{out}"
+    );
+}
