@@ -445,6 +445,10 @@ struct Plan {
     leave: u64,
 }
 
+/// The bytes the walk's pointer is allocated with: enough for the pointers of most schemas, so that it is not
+/// reallocated as the walk goes down.
+const POINTER_CAPACITY: usize = 128;
+
 /// How many passes of a list a [`Plan`] can leave out.
 const PLANNED: usize = 64;
 
@@ -935,7 +939,7 @@ pub fn walk_detailed(
         plans,
         meter,
         changes: Vec::new(),
-        pointer: String::new(),
+        pointer: String::with_capacity(POINTER_CAPACITY),
         intermediate: None,
         defs: Vec::new(),
         climb: None,
