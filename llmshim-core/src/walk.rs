@@ -431,6 +431,9 @@ struct Shared {
     made_unions: Vec<String>,
     /// How many changes of kind `narrowed` were made (recorded or not).
     narrowed: usize,
+    /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and every `type`
+    /// added to a node (see [`NodeCtx::one_of_tightened`]).
+    tightened: usize,
     /// Which of the settings' cuts a visit has already failed at.
     cuts_done: Vec<bool>,
     /// The parts climbs removed, in order (see [`Walked::removed`]).
@@ -508,6 +511,8 @@ pub struct NodeCtx<'a> {
     lifts: lift::Queue,
     /// The node accepted any value when it was entered (see [`NodeCtx::mark_any_value`]).
     any_value: bool,
+    /// A branch of the node's `oneOf` admits fewer values after its walk (see [`NodeCtx::one_of_tightened`]).
+    one_of_tightened: bool,
 }
 
 impl std::fmt::Debug for NodeCtx<'_> {
@@ -579,9 +584,7 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         keyword: Option<&str>,
     ) {
-        if kind == ChangeKind::Narrowed {
-            self.shared.narrowed += 1;
-        }
+        self.count(kind, keyword);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -600,9 +603,7 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         tokens: &[&str],
     ) {
-        if kind == ChangeKind::Narrowed {
-            self.shared.narrowed += 1;
-        }
+        self.count(kind, tokens.last().copied());
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -611,6 +612,22 @@ impl NodeCtx<'_> {
             push_token(&mut pointer, t);
         }
         self.shared.changes.push(Change::new(pointer, rule, kind));
+    }
+
+    /// Counts a change of `kind` at `keyword`: a narrowing, or a `type` added, makes its node admit fewer values.
+    fn count(&mut self, kind: ChangeKind, keyword: Option<&str>) {
+        if kind == ChangeKind::Narrowed {
+            self.shared.narrowed += 1;
+            self.shared.tightened += 1;
+        } else if kind == ChangeKind::Added && keyword == Some("type") {
+            self.shared.tightened += 1;
+        }
+    }
+
+    /// Whether the walk of a branch of this node's `oneOf` (or the removal of one) made it admit fewer values: a
+    /// value the original rejected for matching two branches may then match one. Read in `leave`.
+    pub fn one_of_tightened(&self) -> bool {
+        self.one_of_tightened
     }
 
     /// Queues a lift of `keyword` with `value` by `rule`; the queue is flushed by [`NodeCtx::flush_lifts`].
@@ -641,6 +658,7 @@ impl NodeCtx<'_> {
             changes: self.shared.changes.len(),
             defs: self.shared.defs.len(),
             narrowed: self.shared.narrowed,
+            tightened: self.shared.tightened,
         }
     }
 
@@ -649,6 +667,7 @@ impl NodeCtx<'_> {
         self.shared.changes.truncate(mark.changes);
         self.shared.defs.truncate(mark.defs);
         self.shared.narrowed = mark.narrowed;
+        self.shared.tightened = mark.tightened;
         self.shared.climb = None;
     }
 
@@ -854,6 +873,7 @@ pub struct Checkpoint {
     changes: usize,
     defs: usize,
     narrowed: usize,
+    tightened: usize,
 }
 
 /// The outcome of a successful walk.
@@ -946,6 +966,7 @@ pub fn walk_detailed(
         stub_site: None,
         made_unions: Vec::new(),
         narrowed: 0,
+        tightened: 0,
         cuts_done: vec![false; cuts],
         removed: Vec::new(),
     };
@@ -990,6 +1011,7 @@ fn visit(
         position,
         lifts: lift::Queue::default(),
         any_value: false,
+        one_of_tightened: false,
     };
     if enter_all(node, &mut cx)? != Flow::Done {
         walk_children(node, &mut cx)?;
@@ -1171,6 +1193,7 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
                 position = position.with_conjunct(conjunct);
             }
             let mark = cx.checkpoint();
+            let one_of = child.keyword == Some(Keyword::OneOf);
             if let Err(reason) = descend(cx, child.value, child.slot, position) {
                 let part = match child.slot {
                     Slot::Member(_, name) => Part::Member(name.to_owned()),
@@ -1179,6 +1202,9 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
                 };
                 failed = Some((child.keyword, part, mark, reason));
                 break;
+            }
+            if one_of && cx.shared.tightened != mark.tightened {
+                cx.one_of_tightened = true;
             }
             visited += 1;
         }
@@ -1194,7 +1220,12 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
             });
         }
         match keyword {
-            Some(keyword) if cx.shared.climb.is_some() && omit(map, keyword, &part, mark, cx) => {}
+            Some(keyword) if cx.shared.climb.is_some() && omit(map, keyword, &part, mark, cx) => {
+                // A branch removed from a `oneOf` lets through a value it matched besides another branch.
+                if keyword == Keyword::OneOf {
+                    cx.one_of_tightened = true;
+                }
+            }
             _ => return Err(reason),
         }
     }
@@ -1284,6 +1315,7 @@ fn omit(
     }
     cx.shared.removed.push((climb.site.clone(), at));
     cx.shared.narrowed += 1;
+    cx.shared.tightened += 1;
     if cx.shared.settings.diagnostics {
         cx.shared
             .changes

@@ -176,7 +176,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.one-of-to-any-of",
         kinds: &[Rewritten, Relaxed],
         step: "W13",
-        what: "Renames `oneOf` to `anyOf` (both present: appends an `allOf` of the two as `anyOf` wrappers); rewritten when the branches are provably exclusive (distinct `const` tags), else relaxed. Runs under strict and where the `rewrite_one_of` option is on.",
+        what: "Renames `oneOf` to `anyOf` (both present: appends an `allOf` of the two as `anyOf` wrappers); rewritten when the branches are provably exclusive (distinct `const` tags), else relaxed. Runs under strict and where the `rewrite_one_of` option is on; elsewhere relaxes a kept `oneOf` once the walk narrowed or removed one of its branches (a `type` inferred, a part omitted, a recursion cut), since exactly-one over narrowed branches can admit a value the original rejected for matching two.",
         why: "Strict OpenAI and Responses reject `oneOf`, and Gemini reads it as `anyOf` anyway.",
         facts: &["RSP-1", "STR-2", "GEM-11"],
         file: "llmshim-core/src/walk/steps/one_of.rs",

@@ -1682,3 +1682,67 @@ fn a_root_reference_target_is_merged_before_its_siblings_win() {
     let found = verdict(&input, Target::OpenAiChat, true, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
+
+/// Normalizes `input` for `target` (strict off, diagnostics on) with no memo and no environment.
+fn normalized(input: &Value, target: Target) -> (Value, Normalization) {
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let options = Options::for_target(target).with_diagnostics(true);
+    let mut out = input.clone();
+    let report = normalizer.normalize_with(&options, &mut out);
+    (out, report)
+}
+
+/// Found by the property (seed 7070707070, chat): `walk.infer-type` types the branch `{"properties": {}}` of a kept
+/// `oneOf` as an object, so `""`, which matched both branches of the original and was rejected, matched only the
+/// string branch of the output. A `oneOf` whose branch the walk narrowed (or removed) is now relaxed to `anyOf`
+/// (`walk.one-of-to-any-of`, relaxed); one whose branches are left as written stays.
+#[test]
+fn a_one_of_whose_branch_is_narrowed_is_relaxed_to_any_of() {
+    let narrowed = json!({"type": "object", "properties": {"name": {"oneOf": [{"properties": {}}, {"type": "string"}]}}});
+    // A branch removed (an external reference, `target.omit-property`) is the same case.
+    let removed = json!({"type": "object", "properties": {"name": {"oneOf": [
+        {"$ref": "https://example.invalid/x.json"}, {"type": "string"}, {"minLength": 2}]}}});
+    for target in [Target::OpenAiChat, Target::Anthropic, Target::Mcp] {
+        for input in [&narrowed, &removed] {
+            let (out, report) = normalized(input, target);
+            assert!(!report.used_fallback, "{}: {report:?}", target.name());
+            let name = &out["properties"]["name"];
+            assert!(
+                name.get("oneOf").is_none() && name.get("anyOf").is_some(),
+                "{}: {out}",
+                target.name()
+            );
+            assert!(
+                report
+                    .changes
+                    .iter()
+                    .any(|c| c.rule == "walk.one-of-to-any-of"
+                        && c.kind == ChangeKind::Relaxed
+                        && c.pointer == "/properties/name/anyOf"),
+                "{}: {:?}",
+                target.name(),
+                report.changes
+            );
+            // The output admits no value the original rejects for matching two branches: `""` matches both
+            // branches of the original, and the relaxation mark lets the reading see the original's `oneOf` as an
+            // `anyOf`, under which narrowing a branch only shrinks the set.
+            if input == &narrowed {
+                let original = validate::compile(input).expect("the input compiles");
+                assert!(!validate::errors(&original, &json!({"name": ""})).is_empty());
+                let reading = Reading::of(&out, &report, target);
+                let read = read_original(input, &reading).expect("a readable schema");
+                let read = validate::compile(&read).expect("the reading compiles");
+                assert!(validate::errors(&read, &json!({"name": ""})).is_empty());
+            }
+            // A second pass changes nothing.
+            let (again, second) = normalized(&out, target);
+            assert_eq!(again, out, "{}", target.name());
+            assert!(!second.changed, "{}: {:?}", target.name(), second.changes);
+        }
+        // Branches the walk leaves as written keep their `oneOf`.
+        let kept = json!({"type": "object", "properties": {"name": {"oneOf": [
+            {"type": "object", "properties": {}}, {"type": "string"}]}}});
+        let (out, report) = normalized(&kept, target);
+        assert_eq!(out, kept, "{}: {:?}", target.name(), report.changes);
+    }
+}

@@ -1,4 +1,5 @@
-//! Step W13: `oneOf` becomes `anyOf` when the options or strict mode ask for it.
+//! Step W13: `oneOf` becomes `anyOf` when the options or strict mode ask for it, or when the walk narrowed one of
+//! its branches.
 
 use serde_json::{Map, Value};
 
@@ -10,6 +11,9 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 ///
 /// The change is `rewritten` when the branches are provably exclusive (one shared property with a distinct
 /// constant in every branch) and `relaxed` otherwise.
+///
+/// Where neither asks, a `oneOf` is kept unless the walk narrowed or removed one of its branches
+/// ([`NodeCtx::one_of_tightened`]); `leave` then relaxes it the same way.
 #[derive(Clone, Copy, Debug, Default)]
 #[expect(
     clippy::exhaustive_structs,
@@ -23,7 +27,13 @@ impl Pass for OneOf {
     }
 
     fn hooks(&self, settings: &Settings) -> Hooks {
-        Hooks::when(settings.rewrite_one_of || settings.strict, Hooks::ENTER)
+        // Where the rewrite is on every `oneOf` is gone before its branches are walked; elsewhere `leave` relaxes the
+        // ones whose branches the walk narrowed.
+        if settings.rewrite_one_of || settings.strict {
+            Hooks::ENTER
+        } else {
+            Hooks::LEAVE
+        }
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
@@ -42,26 +52,53 @@ impl Pass for OneOf {
         } else {
             ChangeKind::Relaxed
         };
-        if json::has(map, "anyOf") {
-            if json::member(map, "allOf").is_some_and(|a| !a.is_array()) {
-                return Err(cx.fail(FallbackKind::InvalidSchema, "allOf must be an array"));
-            }
-            let any_of = json::remove(map, "anyOf").unwrap_or(Value::Null);
-            let one_of = json::remove(map, "oneOf").unwrap_or(Value::Null);
-            let pair = [wrap(any_of), wrap(one_of)];
-            match map.get_mut("allOf") {
-                Some(Value::Array(entries)) => entries.extend(pair),
-                _ => {
-                    map.insert("allOf".to_owned(), Value::Array(pair.into()));
-                }
-            }
-            cx.record("walk.one-of-to-any-of", kind, Some("allOf"));
-        } else {
-            json::rename_in_place(map, "oneOf", "anyOf");
-            cx.record("walk.one-of-to-any-of", kind, Some("anyOf"));
-        }
+        rename(map, kind, cx)?;
         Ok(Flow::Continue)
     }
+
+    /// A kept `oneOf` one of whose branches the walk narrowed (a `type` inferred, a part omitted, a recursion cut) or
+    /// removed is relaxed to `anyOf`: exactly-one over the narrowed branches may admit a value that matched two
+    /// branches before and so was rejected, while any-of over them admits only values some original branch admits.
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        if !cx.one_of_tightened() {
+            return Ok(());
+        }
+        let Some(map) = node.as_object_mut() else {
+            return Ok(());
+        };
+        if json::member(map, "oneOf").is_none() {
+            return Ok(());
+        }
+        rename(map, ChangeKind::Relaxed, cx)
+    }
+}
+
+/// Renames the node's `oneOf` to `anyOf`, or, beside an `anyOf`, moves both into `allOf` as `anyOf` wrappers, and
+/// records the change as `kind`.
+fn rename(
+    map: &mut Map<String, Value>,
+    kind: ChangeKind,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    if json::has(map, "anyOf") {
+        if json::member(map, "allOf").is_some_and(|a| !a.is_array()) {
+            return Err(cx.fail(FallbackKind::InvalidSchema, "allOf must be an array"));
+        }
+        let any_of = json::remove(map, "anyOf").unwrap_or(Value::Null);
+        let one_of = json::remove(map, "oneOf").unwrap_or(Value::Null);
+        let pair = [wrap(any_of), wrap(one_of)];
+        match map.get_mut("allOf") {
+            Some(Value::Array(entries)) => entries.extend(pair),
+            _ => {
+                map.insert("allOf".to_owned(), Value::Array(pair.into()));
+            }
+        }
+        cx.record("walk.one-of-to-any-of", kind, Some("allOf"));
+    } else {
+        json::rename_in_place(map, "oneOf", "anyOf");
+        cx.record("walk.one-of-to-any-of", kind, Some("anyOf"));
+    }
+    Ok(())
 }
 
 fn wrap(branches: Value) -> Value {
