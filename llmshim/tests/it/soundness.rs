@@ -1746,3 +1746,60 @@ fn a_one_of_whose_branch_is_narrowed_is_relaxed_to_any_of() {
         assert_eq!(out, kept, "{}: {:?}", target.name(), report.changes);
     }
 }
+
+/// Found by the property (seed 1796153403448886370, anthropic strict; also seed 7070707070, chat strict): the
+/// property `{"type": ["number", "null"], "enum": [false], "const": null}` admits nothing, but the split
+/// (`walk.split-type-array`) made a bare `{"type": "null"}` branch, which admits `null`. A value constraint now binds
+/// every branch: a type none of whose values the `enum` or `const` holds makes no branch (nor, on Gemini, the
+/// `nullable` mark), and when no type is left every branch carries the constraints.
+#[test]
+fn a_split_type_array_keeps_its_value_constraints_in_every_branch() {
+    let nothing = json!({"type": "object", "properties": {"a": {"type": ["number", "null"], "enum": [false],
+        "const": null}}, "required": ["a"]});
+    // Required, so that strict does not make the property nullable to mark it optional.
+    let strings = json!({"type": "object", "properties": {"a": {"type": ["string", "null"], "enum": ["x"]}},
+        "required": ["a"]});
+    for target in Target::BUILTIN {
+        for strict in [false, true] {
+            let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+            let options = Options::for_target(target)
+                .with_strict(strict)
+                .with_diagnostics(true);
+            for (input, admitted) in [(&nothing, None), (&strings, Some(json!("x")))] {
+                let mut out = input.clone();
+                let report = normalizer.normalize_with(&options, &mut out);
+                // A target that lifts the `enum` (google-json) enforces it nowhere, by design.
+                if report.used_fallback
+                    || report.strict != strict
+                    || out.to_string().contains("(enum:")
+                {
+                    continue;
+                }
+                let output = validate::compile(&out).expect("the output compiles");
+                let label = format!("{} strict={strict}: {out}", target.name());
+                assert!(
+                    !validate::errors(&output, &json!({"a": null})).is_empty(),
+                    "{label}"
+                );
+                if let Some(value) = admitted {
+                    assert!(
+                        validate::errors(&output, &json!({"a": value})).is_empty(),
+                        "{label}"
+                    );
+                }
+            }
+        }
+    }
+    // Under strict the null branch is not made where the `enum` holds no null.
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let mut out = strings.clone();
+    let report = normalizer.normalize_with(
+        &Options::for_target(Target::OpenAiChat).with_strict(true),
+        &mut out,
+    );
+    assert!(report.strict && !report.used_fallback, "{report:?}");
+    assert_eq!(
+        out["properties"]["a"],
+        json!({"anyOf": [{"type": "string", "enum": ["x"]}]})
+    );
+}

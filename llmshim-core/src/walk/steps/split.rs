@@ -12,7 +12,9 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Rewalk, Settings};
 ///
 /// Under strict every type name makes a branch and the wrapper keeps the description. Outside strict (the rule
 /// set's `split_type_arrays`), `"null"` makes no branch; every branch gets the description and, when `"null"` was
-/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`. The root of a `$ref` target
+/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`. A type none of whose values the node's
+/// `enum` or `const` holds makes no branch (and `"null"` no `nullable`) unless no type is left, so each branch is
+/// bound by them as the node was. The root of a `$ref` target
 /// ([`NodeCtx::intermediate`]) is left to the walk of the node merged from it and its siblings.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitTypeArray {
@@ -67,13 +69,26 @@ impl Pass for SplitTypeArray {
             ));
         }
         let description = json::remove(map, "description");
-        let has_null = names.iter().any(|n| n == "null");
+        // A value constraint binds every branch: a type none of whose values the node's `enum` or `const` holds makes
+        // no branch (nor, outside strict, the `nullable` mark), since the branch would admit what the node does not.
+        // When no type is left, every branch is made with the constraints, and admits nothing, as the node does.
+        let has_null = names.iter().any(|n| n == "null") && holds_a_value_of(map, "null");
+        let any_held = names
+            .iter()
+            .any(|n| (strict || n != "null") && holds_a_value_of(map, n));
         let mut branches = Vec::with_capacity(names.len());
         for name in &names {
-            if !strict && name == "null" {
+            if (!strict && name == "null") || (any_held && !holds_a_value_of(map, name)) {
                 continue;
             }
             let mut branch = prune(map, name, cx.settings().keywords);
+            if name == "null" && !any_held {
+                for key in ["enum", "const"] {
+                    if let Some(value) = json::member(map, key) {
+                        branch.insert(key.to_owned(), value.clone());
+                    }
+                }
+            }
             if !strict {
                 if let Some(d) = &description {
                     branch.insert("description".to_owned(), d.clone());
@@ -95,6 +110,27 @@ impl Pass for SplitTypeArray {
         cx.record("walk.split-type-array", ChangeKind::Rewritten, Some("type"));
         Ok(Flow::Done)
     }
+}
+
+/// Whether the node's `const` and `enum` (when present and readable) each hold some value of the type `name`.
+fn holds_a_value_of(node: &Map<String, Value>, name: &str) -> bool {
+    let of_type = |value: &Value| match (name, value) {
+        ("null", Value::Null)
+        | ("boolean", Value::Bool(_))
+        | ("string", Value::String(_))
+        | ("number", Value::Number(_))
+        | ("object", Value::Object(_))
+        | ("array", Value::Array(_)) => true,
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    };
+    json::member(node, "const").is_none_or(of_type)
+        && match json::member(node, "enum") {
+            Some(Value::Array(values)) => values.iter().any(of_type),
+            _ => true,
+        }
 }
 
 /// The node with `type` set to `name` in place and the keywords that type cannot use removed.
