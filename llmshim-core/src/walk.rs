@@ -431,8 +431,8 @@ struct Shared {
     made_unions: Vec<String>,
     /// How many changes of kind `narrowed` were made (recorded or not).
     narrowed: usize,
-    /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and every `type`
-    /// added to a node (see [`NodeCtx::one_of_tightened`]).
+    /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and the ones a pass
+    /// declares with [`NodeCtx::note_tightened`] (see [`NodeCtx::one_of_tightened`]).
     tightened: usize,
     /// Which of the settings' cuts a visit has already failed at.
     cuts_done: Vec<bool>,
@@ -584,7 +584,7 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         keyword: Option<&str>,
     ) {
-        self.count(kind, keyword);
+        self.count(kind);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -603,7 +603,7 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         tokens: &[&str],
     ) {
-        self.count(kind, tokens.last().copied());
+        self.count(kind);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -614,14 +614,23 @@ impl NodeCtx<'_> {
         self.shared.changes.push(Change::new(pointer, rule, kind));
     }
 
-    /// Counts a change of `kind` at `keyword`: a narrowing, or a `type` added, makes its node admit fewer values.
-    fn count(&mut self, kind: ChangeKind, keyword: Option<&str>) {
+    /// Counts a change of `kind`: a narrowing makes its node admit fewer values.
+    fn count(&mut self, kind: ChangeKind) {
         if kind == ChangeKind::Narrowed {
             self.shared.narrowed += 1;
             self.shared.tightened += 1;
-        } else if kind == ChangeKind::Added && keyword == Some("type") {
-            self.shared.tightened += 1;
         }
+    }
+
+    /// Notes that a change not of kind `narrowed` made this node admit fewer values (a `type` that `walk.infer-type`
+    /// took from `properties` or `items`, which admit any value of another type).
+    pub fn note_tightened(&mut self) {
+        self.shared.tightened += 1;
+    }
+
+    /// The parts climbs have removed so far in this walk, as [`Walked::removed`] lists them.
+    pub fn removed_parts(&self) -> &[(String, String)] {
+        &self.shared.removed
     }
 
     /// Whether the walk of a branch of this node's `oneOf` (or the removal of one) made it admit fewer values: a

@@ -1739,11 +1739,25 @@ fn a_one_of_whose_branch_is_narrowed_is_relaxed_to_any_of() {
             assert_eq!(again, out, "{}", target.name());
             assert!(!second.changed, "{}: {:?}", target.name(), second.changes);
         }
-        // Branches the walk leaves as written keep their `oneOf`.
+        // Branches the walk leaves as written keep their `oneOf`, and so do branches told apart by a constant (a
+        // narrowing keeps them apart), or typed from their `const` (which admits nothing else anyway).
         let kept = json!({"type": "object", "properties": {"name": {"oneOf": [
             {"type": "object", "properties": {}}, {"type": "string"}]}}});
         let (out, report) = normalized(&kept, target);
         assert_eq!(out, kept, "{}: {:?}", target.name(), report.changes);
+        for tagged in [
+            json!({"type": "object", "properties": {"name": {"oneOf": [
+                {"properties": {"kind": {"const": "a"}}}, {"properties": {"kind": {"const": "b"}}}]}}}),
+            json!({"type": "object", "properties": {"name": {"oneOf": [{"const": "a"}, {"type": "string"}]}}}),
+        ] {
+            let (out, report) = normalized(&tagged, target);
+            assert!(
+                out["properties"]["name"].get("oneOf").is_some(),
+                "{}: {out} {:?}",
+                target.name(),
+                report.changes
+            );
+        }
     }
 }
 

@@ -73,6 +73,11 @@ impl Pass for InferType {
             None
         };
         if let Some(t) = inferred {
+            // A type taken from a `const` or `enum` admits every value they do; one taken from `properties` or
+            // `items` turns away the other types, which the node admitted.
+            if matches!(t, "object" | "array") && const_kind.is_none() {
+                cx.note_tightened();
+            }
             map.insert("type".to_owned(), Value::String(t.to_owned()));
             cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
         }

@@ -66,10 +66,11 @@ impl Pass for OneOf {
         let Some(map) = node.as_object_mut() else {
             return Ok(());
         };
-        if json::member(map, "oneOf").is_none() {
-            return Ok(());
+        // Branches told apart by a constant stay exclusive however they are narrowed.
+        match json::member(map, "oneOf") {
+            Some(one_of) if !provably_exclusive(one_of) => rename(map, ChangeKind::Relaxed, cx),
+            _ => Ok(()),
         }
-        rename(map, ChangeKind::Relaxed, cx)
     }
 }
 
