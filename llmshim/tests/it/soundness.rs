@@ -1817,3 +1817,84 @@ fn a_split_type_array_keeps_its_value_constraints_in_every_branch() {
         json!({"anyOf": [{"type": "string", "enum": ["x"]}]})
     );
 }
+
+/// Found by the property (seed 4646464646, chat strict): `Node` declares `name` with a `required` name it does not
+/// declare, which strict cannot express, so the walk of the `allOf` entry omits `name` (`target.omit-property`);
+/// `Item` declares `name` again, and the merge (`walk.merge-all-of`) kept `Item`'s `name` alone, which admits a
+/// `name` without `not_declared`. A property an entry omitted is now left out of a closed merge (it admits none, as the
+/// closed entry did); one narrowed below it keeps the `allOf` from merging.
+#[test]
+fn a_property_omitted_from_an_all_of_entry_is_not_declared_by_the_merge() {
+    let input = json!({"type": "object", "properties": {"p": {"allOf": [{"$ref": "#/$defs/Node"},
+        {"$ref": "#/$defs/Item"}]}}, "required": ["p"], "$defs": {
+        "Node": {"properties": {"name": {"properties": {}, "required": ["not_declared"]}}, "required": []},
+        "Item": {"properties": {"name": {"type": "object"}}, "required": []}}});
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+    ] {
+        let found = verdict(&input, target, true, |_| {});
+        assert!(
+            matches!(found, Verdict::Sound { .. }),
+            "{}: {found:?}",
+            target.name()
+        );
+        let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+        let mut out = input.clone();
+        let report =
+            normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
+        assert!(
+            report.strict && !report.used_fallback,
+            "{}: {report:?}",
+            target.name()
+        );
+        let p = &out["properties"]["p"];
+        assert_eq!(
+            p["additionalProperties"],
+            json!(false),
+            "{}: {out}",
+            target.name()
+        );
+        assert!(
+            p["properties"].get("name").is_none(),
+            "{}: {out}",
+            target.name()
+        );
+        let output = validate::compile(&out).expect("the output compiles");
+        assert!(!validate::errors(&output, &json!({"p": {"name": {}}})).is_empty());
+    }
+    // One level down: `Node`'s `name` loses its `x`, which `Item`'s `name` declares again; the `allOf` is not merged,
+    // and strict, which cannot express it, is given up for the required `p` (demoted, reported).
+    let deeper = json!({"type": "object", "properties": {"p": {"allOf": [{"$ref": "#/$defs/Node"},
+        {"$ref": "#/$defs/Item"}]}}, "required": ["p"], "$defs": {
+        "Node": {"properties": {"name": {"properties": {"x": {"properties": {}, "required": ["not_declared"]}},
+            "required": []}}, "required": []},
+        "Item": {"properties": {"name": {"properties": {"x": {"type": "object"}}, "required": []}}, "required": []}}});
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+    ] {
+        let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+        let mut out = deeper.clone();
+        let report =
+            normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
+        if report.used_fallback {
+            continue;
+        }
+        let output = validate::compile(&out).expect("the output compiles");
+        let instance = json!({"p": {"name": {"x": {}}}});
+        assert!(
+            !validate::errors(&output, &instance).is_empty(),
+            "{}: {out}",
+            target.name()
+        );
+        let found = verdict(&deeper, target, true, |_| {});
+        assert!(
+            !matches!(found, Verdict::Unsound(_)),
+            "{}: {found:?}",
+            target.name()
+        );
+    }
+}

@@ -201,6 +201,7 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     // walked as children, and nothing recorded by the tried walks remains.
     let mut walked = entries.clone();
     let mark = cx.checkpoint();
+    let removed_before = cx.removed_parts().len();
     let base = cx.pointer().to_owned();
     let position = Position::new(cx.position().instance, false);
     for (index, entry) in walked.iter_mut().enumerate() {
@@ -221,7 +222,45 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
             _ => None,
         })
         .collect();
-    let exact = merge_into(map, &entries);
+    // The properties the entries' walks omitted (`target.omit-property`): the entry, the name, and whether the part
+    // removed was the property itself (else something below it).
+    let prefix = format!("{base}/allOf/");
+    let omitted: Vec<(usize, String, bool)> = cx
+        .removed_parts()
+        .get(removed_before..)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(_, at)| omitted_property(at.strip_prefix(&prefix)?))
+        .collect();
+    // Strict closes the merged node after the merge (`strict.close-object`) when no participant was closed.
+    let closes =
+        cx.settings().strict || std::iter::once(&*map).chain(entries.iter()).any(is_closed);
+    if closes {
+        // Where an entry lost a property, or part of one, that another participant declares, the merge would leave
+        // that property bound by the other's schema alone. A property omitted whole is left out of the closed result
+        // (it admits none there, as in the closed entry); one narrowed below it cannot be merged soundly, so the
+        // `allOf` stays as it was.
+        let elsewhere = |entry: usize, name: &str| {
+            names(map).contains(&name)
+                || entries
+                    .iter()
+                    .enumerate()
+                    .any(|(i, p)| i != entry && names(p).contains(&name))
+        };
+        if omitted
+            .iter()
+            .any(|(entry, name, whole)| !whole && elsewhere(*entry, name))
+        {
+            cx.rollback(mark);
+            return;
+        }
+    }
+    let dropped: Vec<&str> = if closes {
+        omitted.iter().map(|(_, name, _)| name.as_str()).collect()
+    } else {
+        Vec::new()
+    };
+    let exact = merge_into(map, &entries, &dropped);
     json::remove(map, "allOf");
     let kind = if exact {
         ChangeKind::Rewritten
@@ -229,6 +268,19 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
         ChangeKind::Relaxed
     };
     cx.record(RULE, kind, Some("allOf"));
+}
+
+/// The property an entry's walk omitted, from the removed part's pointer below the node's `allOf/`: the entry's
+/// index, the name, and whether the part was the property itself (`<index>/properties/<name>`) rather than something
+/// below it.
+fn omitted_property(below: &str) -> Option<(usize, String, bool)> {
+    let mut tokens = below.split('/');
+    let entry = tokens.next()?.parse::<usize>().ok()?;
+    if tokens.next()? != "properties" {
+        return None;
+    }
+    let name = crate::pointer::unescape(tokens.next()?);
+    Some((entry, name, tokens.next().is_none()))
 }
 
 /// The property names of a participant.
@@ -243,8 +295,13 @@ fn is_closed(map: &Map<String, Value>) -> bool {
     json::member(map, "additionalProperties") == Some(&Value::Bool(false))
 }
 
-/// Merges the walked `entries` into the node `map` (which keeps its other keys); returns whether the merge is exact.
-fn merge_into(map: &mut Map<String, Value>, entries: &[Map<String, Value>]) -> bool {
+/// Merges the walked `entries` into the node `map` (which keeps its other keys), leaving out the properties named in
+/// `dropped`; returns whether the merge is exact.
+fn merge_into(
+    map: &mut Map<String, Value>,
+    entries: &[Map<String, Value>],
+    dropped: &[&str],
+) -> bool {
     let participants: Vec<&Map<String, Value>> =
         std::iter::once(&*map).chain(entries.iter()).collect();
     let closed: Vec<usize> = participants
@@ -277,6 +334,9 @@ fn merge_into(map: &mut Map<String, Value>, entries: &[Map<String, Value>]) -> b
         if let Some(Value::Object(props)) = p.get("properties") {
             any_properties = true;
             for (name, schema) in props {
+                if dropped.contains(&name.as_str()) {
+                    continue;
+                }
                 match variants.iter_mut().find(|(n, _)| n == name) {
                     Some((_, seen)) => {
                         if !seen.contains(schema) {
