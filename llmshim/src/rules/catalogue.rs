@@ -231,7 +231,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.split-type-array",
         kinds: &[Rewritten],
         step: "W23",
-        what: "Splits a type array into an `anyOf` of one-type branches, each keeping only the keywords of its type; on Gemini the null entry becomes `nullable` on each branch instead of a branch. A type none of whose values the node's `enum` or `const` holds makes no branch (nor `nullable`), unless no type is left.",
+        what: "Splits a type array into an `anyOf` of one-type branches, each keeping only the keywords of its type; on Gemini the null entry becomes `nullable` on each branch instead of a branch. The null entry makes no branch (nor `nullable`) when the node's `enum` or `const` holds no null, since the null branch keeps nothing else.",
         why: "Strict providers and Gemini accept one type per node; a union of one-type branches means the same.",
         facts: &["GEM-2", "STR-2"],
         file: "llmshim-core/src/walk/steps/split.rs",

@@ -1763,9 +1763,9 @@ fn a_one_of_whose_branch_is_narrowed_is_relaxed_to_any_of() {
 
 /// Found by the property (seed 1796153403448886370, anthropic strict; also seed 7070707070, chat strict): the
 /// property `{"type": ["number", "null"], "enum": [false], "const": null}` admits nothing, but the split
-/// (`walk.split-type-array`) made a bare `{"type": "null"}` branch, which admits `null`. A value constraint now binds
-/// every branch: a type none of whose values the `enum` or `const` holds makes no branch (nor, on Gemini, the
-/// `nullable` mark), and when no type is left every branch carries the constraints.
+/// (`walk.split-type-array`) made a bare `{"type": "null"}` branch, which admits `null`. The null entry now makes no
+/// branch (nor, on Gemini, the `nullable` mark) when the `enum` or `const` holds no null; the other branches carry
+/// them.
 #[test]
 fn a_split_type_array_keeps_its_value_constraints_in_every_branch() {
     let nothing = json!({"type": "object", "properties": {"a": {"type": ["number", "null"], "enum": [false],

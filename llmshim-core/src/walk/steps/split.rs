@@ -12,9 +12,9 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Rewalk, Settings};
 ///
 /// Under strict every type name makes a branch and the wrapper keeps the description. Outside strict (the rule
 /// set's `split_type_arrays`), `"null"` makes no branch; every branch gets the description and, when `"null"` was
-/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`. A type none of whose values the node's
-/// `enum` or `const` holds makes no branch (and `"null"` no `nullable`) unless no type is left, so each branch is
-/// bound by them as the node was. The root of a `$ref` target
+/// present, `nullable: true`; the wrapper is exactly `{"anyOf": [...]}`. The branches carry the node's `enum` and
+/// `const`, but for `"null"`, which makes no branch (outside strict, no `nullable`) when they hold no null, unless
+/// it is the only type. The root of a `$ref` target
 /// ([`NodeCtx::intermediate`]) is left to the walk of the node merged from it and its siblings.
 #[derive(Clone, Copy, Debug)]
 pub struct SplitTypeArray {
@@ -69,20 +69,19 @@ impl Pass for SplitTypeArray {
             ));
         }
         let description = json::remove(map, "description");
-        // A value constraint binds every branch: a type none of whose values the node's `enum` or `const` holds makes
-        // no branch (nor, outside strict, the `nullable` mark), since the branch would admit what the node does not.
-        // When no type is left, every branch is made with the constraints, and admits nothing, as the node does.
-        let has_null = names.iter().any(|n| n == "null") && holds_a_value_of(map, "null");
-        let any_held = names
-            .iter()
-            .any(|n| (strict || n != "null") && holds_a_value_of(map, n));
+        // A value constraint binds every branch. The other branches carry the node's `enum` and `const`; the null
+        // branch, which keeps nothing but its type, is not made (nor, outside strict, the `nullable` mark) when they
+        // hold no null, or carries them when it is the only branch.
+        let null_held = holds_a_value_of(map, "null");
+        let has_null = names.iter().any(|n| n == "null") && null_held;
+        let alone = names.len() == 1;
         let mut branches = Vec::with_capacity(names.len());
         for name in &names {
-            if (!strict && name == "null") || (any_held && !holds_a_value_of(map, name)) {
+            if name == "null" && (!strict || !(null_held || alone)) {
                 continue;
             }
             let mut branch = prune(map, name, cx.settings().keywords);
-            if name == "null" && !any_held {
+            if name == "null" && !null_held {
                 for key in ["enum", "const"] {
                     if let Some(value) = json::member(map, key) {
                         branch.insert(key.to_owned(), value.clone());
