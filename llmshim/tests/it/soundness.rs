@@ -129,6 +129,18 @@ impl Reading {
             }
         }
         let has = |rule: &str| report.changes.iter().any(|c| c.rule == rule);
+        // A keyword `google.type-applicability` drops binds nothing on its branch's own type; but where a merge lets
+        // the node's type win over the branch's (`node_wins`, a listed widening), the reading would read it under the
+        // node's type, where it binds. The pipeline merged the branch without it, so it is not enforced either.
+        if has("google.collapse-nullable") || has("cca.merge-combinator") {
+            for change in &report.changes {
+                if change.rule == "google.type-applicability"
+                    && let Some(keyword) = change.pointer.rsplit('/').next()
+                {
+                    lifted.insert(keyword.replace("~1", "/").replace("~0", "~"));
+                }
+            }
+        }
         Reading {
             lifted,
             one_of_as_any_of: has("walk.one-of-to-any-of"),
@@ -1327,8 +1339,11 @@ fn a_union_branch_keeps_the_type_its_lifted_const_gave_it() {
         "b": {"not": {"type": "string"}}}, "required": []});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // Without the type, the branch is a constraint again (its `minLength` read as enforced, as the branch's own
+    // type would leave it).
     let untyped = verdict(&input, Target::CloudCodeAssist, false, |r| {
         r.infers_type = false;
+        r.lifted.remove("minLength");
     });
     assert!(matches!(untyped, Verdict::Unsound(_)), "{untyped:?}");
     // Only a union branch keeps it: elsewhere the lifted `const` leaves nothing.
@@ -1897,4 +1912,19 @@ fn a_property_omitted_from_an_all_of_entry_is_not_declared_by_the_merge() {
             target.name()
         );
     }
+}
+
+/// Found by the property (seeds 916651921713122 and 3133726450, Code Assist): the root `$ref` to
+/// `{"anyOf": [{"type": "string", "minProperties": 1}]}` beside `"type": "object"` admits nothing; the string branch
+/// loses its `minProperties` (`google.type-applicability`: it binds no string) and is merged into the node, whose
+/// `object` wins (`cca.merge-combinator`, the listed widening). The reading let the node's type win too but kept the
+/// dropped `minProperties`, which binds an object, so it read `{}` as rejected where the pipeline's merge admits it.
+#[test]
+fn a_keyword_dropped_for_its_branch_type_is_not_read_under_the_node_type() {
+    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"items": {"anyOf": [
+        {"$ref": "#/$defs/Item", "description": "see the definition"}]}}}, "required": []}}, "required": [], "$ref": "#/$defs/Tag", "$defs": {
+        "Item": {"properties": {"name": {"anyOf": [{"$ref": "#/$defs/Item"}]}}, "required": []},
+        "Tag": {"anyOf": [{"type": "string", "minProperties": 1}]}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
