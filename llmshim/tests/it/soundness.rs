@@ -21,6 +21,7 @@
 //! The property counts the narrowed outputs it checked and fails when fewer than one case in four gives one.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use llmshim::schema::{
     ChangeKind, Env, EnvFlags, FallbackKind, Normalization, Normalizer, Options, Recursion, Target,
@@ -110,6 +111,8 @@ struct Reading {
     items_imply_array: bool,
     /// `walk.infer-type` gave some node a type.
     infers_type: bool,
+    /// `walk.narrow-any` typed some annotation-only node `string`.
+    narrows_any: bool,
     /// `root.merge-alternatives` merged the root's `anyOf` or `oneOf` (named here) into one object: the branches'
     /// properties united, their `required` lists intersected, everything else in them lifted with the combinator.
     root_alternatives: Option<String>,
@@ -152,6 +155,7 @@ impl Reading {
                 || has("cca.merge-combinator"),
             snake_case: has("walk.snake-case"),
             infers_type: has("walk.infer-type"),
+            narrows_any: has("walk.narrow-any"),
             entry_wins: has("walk.merge-all-of"),
             closed_entries_join: report
                 .changes
@@ -438,6 +442,26 @@ fn strip_from_merged(
     }
 }
 
+/// The keys `walk.narrow-any` counts as saying something about a node without constraining its value.
+const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Whether `node` carries only [`ANNOTATIONS`], as `walk.narrow-any` judges a node it may type.
+fn annotations_only(node: &Map<String, Value>) -> bool {
+    node.keys().all(|k| ANNOTATIONS.contains(&k.as_str()))
+}
+
+/// The type `walk.narrow-any` gives an annotation-only node.
+static STRING: LazyLock<Value> = LazyLock::new(|| json!("string"));
+
 /// The types a combinator branch may have once merged: its own; or, without one, those its first combinator's
 /// branches give it. The Code Assist merge gives a union the type of its first branch when every branch has that
 /// type; otherwise `target.narrow-union` keeps the first branch that passes the target's check on its own (which an
@@ -445,7 +469,10 @@ fn strip_from_merged(
 /// type of the first typed branch that agrees with its node. (An `allOf` merges only when its entries share the first
 /// entry's type.) Where that branch fails the check for another reason, the narrowing keeps a later one, and the
 /// reading may then let the node win where the pipeline kept the branch: a weaker check, never a false alarm.
-fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
+///
+/// `narrows_any` says that the target narrows an annotation-only node to a string (`walk.narrow-any`): a first
+/// `allOf` entry of that kind, among others, is then a string by the time the entries merge.
+fn merged_types(branch: &Map<String, Value>, narrows_any: bool) -> Vec<&Value> {
     if let Some(ty) = branch.get("type") {
         return vec![ty];
     }
@@ -460,17 +487,25 @@ fn merged_types(branch: &Map<String, Value>) -> Vec<&Value> {
         .find_map(|combinator| {
             let branches = branch.get(*combinator).and_then(Value::as_array)?;
             let types: Vec<&Value> = if *combinator == "allOf" {
-                branches
-                    .first()
-                    .and_then(Value::as_object)
-                    .map(merged_types)
-                    .unwrap_or_default()
+                match branches.as_slice() {
+                    // An entry that only annotates, among other entries, is walked on its own: it is no intermediate
+                    // root and no union branch of a typed node, so `walk.narrow-any` types it `string` before the
+                    // entries merge, and the merge takes the first entry's type.
+                    [Value::Object(first), _, ..] if narrows_any && annotations_only(first) => {
+                        vec![&*STRING]
+                    }
+                    _ => branches
+                        .first()
+                        .and_then(Value::as_object)
+                        .map(|b| merged_types(b, narrows_any))
+                        .unwrap_or_default(),
+                }
             } else {
                 branches
                     .iter()
                     .filter_map(Value::as_object)
                     .filter(|b| agrees(b))
-                    .map(merged_types)
+                    .map(|b| merged_types(b, narrows_any))
                     .find(|types| !types.is_empty())
                     .unwrap_or_default()
             };
@@ -629,7 +664,7 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
                         // (`google.type-applicability`) before the node's type won: it is read as admitting anything.
                         // Where the branch's type depends on which of its own branches a narrowing keeps, it is read
                         // so only when none of them has the node's type.
-                        let merged = merged_types(b);
+                        let merged = merged_types(b, reading.narrows_any);
                         if typed
                             && !merged.is_empty()
                             && merged.iter().all(|t| Some(*t) != own_type.as_ref())
@@ -1377,7 +1412,7 @@ fn a_union_branch_takes_the_type_of_the_branch_its_narrowing_keeps() {
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
     // A branch whose keys the union's node carries with another value is not the one the narrowing keeps.
     let branch = json!({"format": "date", "anyOf": [{"type": "string", "format": "email"}, {"type": "number"}]});
-    let types = merged_types(branch.as_object().expect("an object"));
+    let types = merged_types(branch.as_object().expect("an object"), false);
     assert_eq!(types, vec![&json!("number")]);
 }
 
@@ -1927,4 +1962,40 @@ fn a_keyword_dropped_for_its_branch_type_is_not_read_under_the_node_type() {
         "Tag": {"anyOf": [{"type": "string", "minProperties": 1}]}}});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+}
+
+/// Found by the property (seed 7301, Code Assist): the object node `name`'s union branch is `Item`, an `allOf` of
+/// `{}` and a string that admits nothing. `walk.narrow-any` types the `{}` entry `string` (it is walked on its own:
+/// no intermediate root, no branch of a typed node), the entries merge under that type, and the node's `object` wins
+/// over the branch (`cca.merge-combinator`, the listed widening): the output admits every object. The reading took
+/// the `allOf`'s type from its first entry, which has none, and so kept the branch as a constraint that admits
+/// nothing.
+#[test]
+fn an_annotation_only_first_entry_types_its_all_of_as_narrow_any_does() {
+    let input = json!({"properties": {"name": {"allOf": [{"type": "object", "anyOf": [{"$ref": "#/$defs/Item"}]}]}},
+        "required": [], "$defs": {"Item": {"allOf": [{}, {"type": "string", "not": {"type": "string"}}]}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let unread = verdict(&input, Target::CloudCodeAssist, false, |r| {
+        r.narrows_any = false;
+    });
+    assert!(matches!(unread, Verdict::Unsound(_)), "{unread:?}");
+    // Only an entry that only annotates, among others, and only where the target narrows it.
+    let read = |entries: Value, narrows_any: bool| {
+        let reading = Reading {
+            node_wins: true,
+            narrows_any,
+            ..Reading::default()
+        };
+        let node = json!({"type": "object", "anyOf": [{"allOf": entries}]});
+        read_original(&node, &reading).expect("a readable schema")["anyOf"][0].clone()
+    };
+    let typed = json!([{"title": "t"}, {"type": "string"}]);
+    assert_eq!(read(typed.clone(), true), json!({}));
+    assert_eq!(read(typed.clone(), false), json!({"allOf": typed}));
+    let constrained = json!([{"minLength": 1}, {"type": "string"}]);
+    assert_eq!(
+        read(constrained.clone(), true),
+        json!({"allOf": constrained})
+    );
 }
