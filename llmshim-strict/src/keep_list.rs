@@ -2,7 +2,7 @@
 
 use llmshim_core::keep::{KeepSet, KeepSets};
 use llmshim_core::walk::{Flow, Hooks, Settings};
-use llmshim_core::{FallbackReason, NodeCtx, Pass};
+use llmshim_core::{FallbackKind, FallbackReason, NodeCtx, Pass, json};
 use serde_json::Value;
 
 /// The keys every strict keep-list keeps whatever their value, in a fixed order: the strict keep-list of
@@ -31,7 +31,9 @@ pub(crate) const RULE: &str = "strict.keyword";
 ///
 /// A removed key on the lift list ([`llmshim_core::keyword::LIFTABLE`]) is queued with
 /// [`NodeCtx::queue_lift`] under `strict.keyword`; the queue is flushed at W22 (the change `lifted` is recorded
-/// then). Any other removed key is recorded as `dropped`. Without strict the pass does nothing.
+/// then). Any other removed key is recorded as `dropped`. A `$ref` is never removed: a node that holds one beside
+/// other keywords fails `strict_unsupported`, since dropping the reference would admit what it rules out. Without
+/// strict the pass does nothing.
 ///
 /// List it after the custom `enter` hook (W18) and before the rule set's own keep-list (W19).
 #[derive(Clone, Copy, Debug)]
@@ -69,6 +71,15 @@ impl Pass for KeepList {
         let Some(map) = node.as_object_mut() else {
             return Ok(Flow::Continue);
         };
+        // A kept reference stands alone and never reaches this pass; one found here was merged beside the node's
+        // own keywords (a single `allOf` entry). Dropping it would admit every value the reference rules out, so
+        // strict gives the schema up instead, and the walk without strict decides what becomes of it.
+        if json::has(map, "$ref") {
+            return Err(cx.fail(
+                FallbackKind::StrictUnsupported,
+                "a reference beside other keywords cannot be kept under strict",
+            ));
+        }
         let keep: &KeepSet = self.keep.get(cx.settings().keywords);
         cx.keep_only(map, |k, v| keep.keeps(k, v), RULE);
         Ok(Flow::Continue)

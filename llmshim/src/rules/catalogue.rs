@@ -418,7 +418,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "strict.keyword",
         kinds: &[Lifted, Dropped],
         step: "W19",
-        what: "Under strict, removes every key outside the strict keep-list of the keyword profile (`current` also keeps the constraints the provider enforces, such as OpenAI's bounds and lengths, each only with a value the provider takes); human constraints (bounds, formats, patterns, defaults) are lifted into the description, the rest dropped.",
+        what: "Under strict, removes every key outside the strict keep-list of the keyword profile (`current` also keeps the constraints the provider enforces, such as OpenAI's bounds and lengths, each only with a value the provider takes); human constraints (bounds, formats, patterns, defaults) are lifted into the description, the rest dropped. A `$ref` it meets (one merged beside a node's own keywords; a kept reference stands alone) is never dropped: strict is given up at that node instead.",
         why: "Strict decoding accepts only a subset of JSON Schema, which differs by provider and model.",
         facts: &["STR-2"],
         file: "llmshim-strict/src/keep_list.rs",

@@ -1999,3 +1999,50 @@ fn an_annotation_only_first_entry_types_its_all_of_as_narrow_any_does() {
         json!({"allOf": constrained})
     );
 }
+
+/// Found by the property (seed 20261211517709, chat strict): `name` is an object whose one `allOf` entry refers to
+/// the recursive array `Node`, so it admits nothing. The entry's walk keeps the reference, the merge
+/// (`walk.merge-all-of`) puts it beside the node's `type: object`, and the strict keep-list dropped it there, which
+/// left `name` an empty closed object. The keep-list now gives strict up on a reference it meets (a kept one stands
+/// alone and never reaches it), and the narrowing that follows omits the optional `name`, named in the root's
+/// description, so strict holds and `name` is refused.
+#[test]
+fn a_reference_merged_beside_a_type_is_not_dropped_under_strict() {
+    let input = json!({"properties": {"name": {"type": "object", "allOf": [{"$ref": "#/$defs/Node",
+        "description": "see the definition"}]}}, "required": [], "$defs": {
+        "Node": {"type": "array", "prefixItems": [{"type": "array", "prefixItems": [{"$ref": "#/$defs/Node"},
+            {"$ref": "#/$defs/Item"}], "items": false}], "items": false}, "Item": {}}});
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let found = verdict(&input, target, true, |_| {});
+        assert!(
+            matches!(found, Verdict::Sound { .. }),
+            "{}: {found:?}",
+            target.name()
+        );
+        let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+        let mut out = input.clone();
+        let report =
+            normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
+        assert!(
+            !report
+                .changes
+                .iter()
+                .any(|c| c.rule == "strict.keyword" && c.pointer.ends_with("/$ref")),
+            "{}: a reference was dropped: {report:?}",
+            target.name()
+        );
+        if !report.used_fallback {
+            let output = validate::compile(&out).expect("the output compiles");
+            assert!(
+                !validate::errors(&output, &json!({"name": {}})).is_empty(),
+                "{}: {out}",
+                target.name()
+            );
+        }
+    }
+}
