@@ -417,7 +417,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
 /// Removes from the subschemas that the pipeline may have merged into `node` every key (but `description`) that
 /// `winner` carries, since `winner`'s keys replaced theirs after the merge: the `anyOf` and `oneOf` branches, one of
 /// which a narrowing or a union merge may have brought in (`reading.branches_yield`), and the `allOf` entries, which
-/// `walk.merge-all-of` merges (`reading.entry_wins`).
+/// `walk.merge-all-of` merges (`reading.entry_wins`), and so on down their own branches and entries.
 fn strip_from_merged(
     node: &mut Map<String, Value>,
     winner: &Map<String, Value>,
@@ -436,6 +436,9 @@ fn strip_from_merged(
             for branch in branches.iter_mut() {
                 if let Value::Object(b) = branch {
                     b.retain(|key, _| key == "description" || !winner.contains_key(key));
+                    // A narrowing carries a kept branch's keys up through every union it sits in, so a branch's
+                    // own branches may have been merged into the node too before the winner's keys replaced them.
+                    strip_from_merged(b, winner, reading);
                 }
             }
         }
@@ -2045,4 +2048,19 @@ fn a_reference_merged_beside_a_type_is_not_dropped_under_strict() {
             );
         }
     }
+}
+
+/// Found by the property (seed 24956116, Code Assist): inside `Tag` both unions are narrowed to one branch each
+/// (`target.narrow-union`), which carries `Node`'s `properties` and `required` up through two levels of branches into
+/// `Tag`; the root's sibling `properties` and `required` then replace them (`resolve.inline-ref`, the listed
+/// widening where siblings win). The reading stripped the siblings' keys from `Tag`'s own branches only, so it still
+/// required `user_id` from a branch of a branch, which the output no longer does.
+#[test]
+fn sibling_keys_win_over_a_branch_merged_from_two_levels_of_unions() {
+    let input = json!({"properties": {}, "required": [], "$ref": "#/$defs/Tag", "$defs": {
+        "Tag": {"anyOf": [{"type": "string"}, {"type": "object", "anyOf": [{"type": "string"},
+            {"$ref": "#/$defs/Node"}]}]},
+        "Node": {"properties": {"user_id": {"type": "string"}}, "required": ["user_id"]}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
