@@ -544,7 +544,9 @@ impl<'a> Expand<'_, 'a> {
             ChangeKind::Rewritten,
             Some("$ref"),
         );
-        if key == (0, String::new()) && around.is_empty() {
+        // The root is walked where it describes the instance, so narrowed; a site below `not` or `if` needs it as
+        // written (a narrowing there admits more, not less) and gets a definition of its own, walked like its site.
+        if key == (0, String::new()) && around.is_empty() && cx.position().instance {
             let mut made = self.made.borrow_mut();
             if !made.iter().any(|(name, _)| name == defs::ROOT) {
                 made.push((defs::ROOT.to_owned(), key));

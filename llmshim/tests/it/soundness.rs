@@ -2064,3 +2064,45 @@ fn sibling_keys_win_over_a_branch_merged_from_two_levels_of_unions() {
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
+
+/// Found by the property (seed 470912831, chat): `not` refers to the whole schema, whose root the walk types `object`
+/// (`walk.infer-type`). The kept reference used to name the narrowed root itself, and a narrowing below `not` admits
+/// more: `""`, which the untyped root admits and so `not` refuses, passed. A site below `not` now gets a definition of
+/// the root walked as its site is, without type inference, and a second pass changes nothing.
+#[test]
+fn a_reference_to_the_root_below_not_names_the_root_as_written() {
+    // The walk omits `created_at` (its `then` refers to nothing): a narrowing, which the property checks.
+    let input = json!({"properties": {"user_id": {"type": "string", "not": {"$ref": "#"}},
+        "name": {"properties": {}, "required": []},
+        "created_at": {"properties": {}, "required": [], "$ref": "#/$defs/Node"}},
+        "required": [], "$defs": {"Node": {"properties": {}, "required": [],
+            "additional_properties": {"type": "object", "if": {"type": "string"},
+                "then": {"$ref": "#/$defs/Missing"}, "else": {"type": "string"}}}}});
+    for target in [Target::OpenAiChat, Target::Anthropic, Target::Mcp] {
+        let found = verdict(&input, target, false, |_| {});
+        assert!(
+            matches!(found, Verdict::Sound { .. }),
+            "{}: {found:?}",
+            target.name()
+        );
+        let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+        let options = Options::for_target(target);
+        let mut out = input.clone();
+        let report = normalizer.normalize_with(&options, &mut out);
+        assert!(!report.used_fallback, "{}: {report:?}", target.name());
+        let output = validate::compile(&out).expect("the output compiles");
+        assert!(
+            !validate::errors(&output, &json!({"user_id": ""})).is_empty(),
+            "{}: {out}",
+            target.name()
+        );
+        let mut again = out.clone();
+        normalizer.normalize_with(&options, &mut again);
+        assert_eq!(
+            again,
+            out,
+            "{}: a second pass changed the output",
+            target.name()
+        );
+    }
+}
