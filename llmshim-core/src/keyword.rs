@@ -1,5 +1,7 @@
 //! The keyword vocabulary: which keys of a schema object hold subschemas and which hold data.
 
+use serde_json::Value;
+
 /// How the walker treats the value of a key in a schema object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -207,6 +209,41 @@ pub const SNAKE_CASE: [(&str, &str); 14] = [
     ("exclusive_minimum", "exclusiveMinimum"),
     ("exclusive_maximum", "exclusiveMaximum"),
 ];
+
+/// The keys that say something about a node without constraining its value: a node holding only these accepts any
+/// value (`walk.narrow-any` types such a node where the target needs a type).
+pub const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The type name of a primitive literal, as `walk.infer-type` reads a `const` or an `enum` element: `integer` for a
+/// number written without a fraction or exponent; `None` for objects and arrays, which name no type.
+///
+/// ```
+/// use llmshim_core::keyword::literal_type;
+/// use serde_json::json;
+///
+/// assert_eq!(literal_type(&json!(3)), Some("integer"));
+/// assert_eq!(literal_type(&json!(3.5)), Some("number"));
+/// assert_eq!(literal_type(&json!([1])), None);
+/// ```
+pub fn literal_type(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Null => Some("null"),
+        Value::Bool(_) => Some("boolean"),
+        Value::String(_) => Some("string"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}
 
 /// The keywords that stripping lifts into descriptions instead of dropping.
 pub const LIFTABLE: [&str; 33] = [

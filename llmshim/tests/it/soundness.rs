@@ -445,21 +445,11 @@ fn strip_from_merged(
     }
 }
 
-/// The keys `walk.narrow-any` counts as saying something about a node without constraining its value.
-const ANNOTATIONS: [&str; 8] = [
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
-
-/// Whether `node` carries only [`ANNOTATIONS`], as `walk.narrow-any` judges a node it may type.
+/// Whether `node` carries only annotations ([`llmshim_core::keyword::ANNOTATIONS`]), as `walk.narrow-any` judges a
+/// node it may type.
 fn annotations_only(node: &Map<String, Value>) -> bool {
-    node.keys().all(|k| ANNOTATIONS.contains(&k.as_str()))
+    node.keys()
+        .all(|k| llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str()))
 }
 
 /// The type `walk.narrow-any` gives an annotation-only node.
@@ -738,7 +728,7 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
 
 /// The type `walk.infer-type` gives a node from its `const` or its one-kind `enum` (`key` with `value`).
 fn literal_kind(key: &str, value: &Value) -> Option<&'static str> {
-    let kind = crate::support::literal_type;
+    let kind = llmshim_core::keyword::literal_type;
     match (key, value) {
         ("const", c) => kind(c),
         ("enum", Value::Array(values)) => {

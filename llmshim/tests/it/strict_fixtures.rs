@@ -1207,7 +1207,7 @@ fn split_type_array(node: &Map<String, Value>) -> Value {
 
 /// The type `walk.infer-type` infers for an untyped node, if any.
 fn inferred_type(node: &Map<String, Value>) -> Option<Value> {
-    let kind = crate::support::literal_type;
+    let kind = llmshim_core::keyword::literal_type;
     let name = if node.contains_key("properties") {
         Some("object")
     } else if let Some(value) = node.get("const") {

@@ -112,16 +112,3 @@ pub(crate) fn mcp_input_schemas(what: &str) -> Option<Vec<Value>> {
     );
     Some(schemas)
 }
-
-/// The type name of a primitive value as `walk.infer-type` reads a `const` or an `enum` element; `None` for arrays
-/// and objects, which name no type.
-pub(crate) fn literal_type(value: &Value) -> Option<&'static str> {
-    match value {
-        Value::Null => Some("null"),
-        Value::Bool(_) => Some("boolean"),
-        Value::String(_) => Some("string"),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
-        Value::Number(_) => Some("number"),
-        Value::Array(_) | Value::Object(_) => None,
-    }
-}

@@ -1,6 +1,6 @@
 //! Step W17: type inference in instance-describing positions.
 
-use crate::json;
+use crate::{json, keyword};
 use serde_json::Value;
 
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
@@ -44,7 +44,7 @@ impl Pass for InferType {
         let strict = cx.settings().strict;
         // An object or array `const` names no type; an `enum` beside it still may. (Without strict the `const`
         // may be lifted later, and the `enum` would then type the node on a second pass.)
-        let const_kind = json::member(map, "const").map(kind);
+        let const_kind = json::member(map, "const").map(keyword::literal_type);
         let inferred = if json::has(map, "properties") {
             Some("object")
         } else if let Some(Some(k)) = const_kind {
@@ -55,7 +55,7 @@ impl Pass for InferType {
                 "an object or array const has no strict type",
             ));
         } else if let Some(Value::Array(values)) = json::member(map, "enum") {
-            let mut kinds = values.iter().map(kind);
+            let mut kinds = values.iter().map(keyword::literal_type);
             let first = kinds.next().flatten();
             match first {
                 Some(k) if kinds.all(|other| other == Some(k)) => Some(k),
@@ -82,17 +82,5 @@ impl Pass for InferType {
             cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
         }
         Ok(Flow::Continue)
-    }
-}
-
-/// The type name of a primitive literal; `None` for objects and arrays.
-fn kind(value: &Value) -> Option<&'static str> {
-    match value {
-        Value::Null => Some("null"),
-        Value::Bool(_) => Some("boolean"),
-        Value::String(_) => Some("string"),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
-        Value::Number(_) => Some("number"),
-        Value::Array(_) | Value::Object(_) => None,
     }
 }

@@ -3,21 +3,10 @@
 use serde_json::Value;
 
 use crate::json;
+use crate::keyword;
 use crate::lift;
 use crate::report::{ChangeKind, FallbackReason};
 use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
-
-/// The keys that say something about a node without constraining its value.
-const ANNOTATIONS: [&str; 8] = [
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
 
 /// A node that accepts any value cannot be written where every node needs a type (Gemini's schema, strict mode);
 /// a string is the narrowest choice that keeps the parameter usable, and the rest of the tool survives.
@@ -43,8 +32,10 @@ impl NarrowAny {
 
 /// Whether `node` is an object whose keys are only annotations.
 fn annotations_only(node: &Value) -> bool {
-    node.as_object()
-        .is_some_and(|map| map.keys().all(|k| ANNOTATIONS.contains(&k.as_str())))
+    node.as_object().is_some_and(|map| {
+        map.keys()
+            .all(|k| keyword::ANNOTATIONS.contains(&k.as_str()))
+    })
 }
 
 impl Pass for NarrowAny {
