@@ -20,7 +20,8 @@ use crate::null::admits_null;
 ///    wrapped too and marked, and finishing the walk drops the alternative when its definition admits null;
 /// 3. `required` becomes every property name in declared order, in place or appended;
 /// 4. `additionalProperties` becomes `false`, in place or appended (`strict.close-object`, rewritten, recorded
-///    once per node whenever steps 1, 3 or 4 changed it).
+///    once per node whenever steps 1, 3 or 4 changed it); a non-empty schema it replaces is recorded as dropped
+///    (`strict.close-object`, dropped, at `<object>/additionalProperties`).
 ///
 /// The "originally required" names are read from `required` in `leave`: no step between W24 and W26 edits the
 /// node's own `required`. Without strict, or on any other node, the pass does nothing. Closing is idempotent.
@@ -178,10 +179,20 @@ fn finish(
         changed = true;
     }
 
-    // Step 4: the object is closed.
-    if json::member(map, "additionalProperties") != Some(&Value::Bool(false)) {
+    // Step 4: the object is closed. A schema it held is dropped on purpose (strict providers take only closed
+    // objects) and recorded as dropped at `<node>/additionalProperties`, so the report says what went.
+    let previous = json::member(map, "additionalProperties");
+    if previous != Some(&Value::Bool(false)) {
+        let schema_dropped = previous.is_some_and(|v| v.as_object().is_some_and(|s| !s.is_empty()));
         json::set(map, "additionalProperties", Value::Bool(false));
         changed = true;
+        if schema_dropped {
+            cx.record(
+                CLOSE_OBJECT,
+                ChangeKind::Dropped,
+                Some("additionalProperties"),
+            );
+        }
     }
     if changed {
         cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, None);

@@ -236,6 +236,17 @@ pub fn what(change: &Change, input: &Value, output: &Value) -> String {
     let path = tokens(&change.pointer);
     let now = at(output, &path);
     let before = at(input, &path);
+    // Closing an object drops a schema its `additionalProperties` held: a keyword-level change of a node rule.
+    if change.rule == "strict.close-object" && change.kind == ChangeKind::Dropped {
+        return match before.filter(|v| v.is_object()) {
+            Some(schema) => format!(
+                "replaced the schema of `additionalProperties`, {}, by `false`, so properties not listed are refused",
+                quote(schema)
+            ),
+            None => "replaced the schema of `additionalProperties` by `false`, so properties not listed are refused"
+                .to_owned(),
+        };
+    }
     if NODE_RULES.contains(&change.rule.as_ref()) {
         return node_sentence(change, now);
     }

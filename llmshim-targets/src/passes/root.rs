@@ -7,6 +7,11 @@ use serde_json::{Map, Value};
 
 /// W15: in root position, lifts `required`-only alternatives, merges object alternatives into one object, and
 /// refuses any other root combinator.
+///
+/// Where the rule set keeps root combinators (no shaping, no `anyOf` isolation or merge: MCP, google-json), a root
+/// typed `object` beside an `anyOf` or `oneOf` none of whose branches can be an object (each typed otherwise, as the
+/// walk left it) admits nothing, so it fails `target_unsupported` when the root is left, as a root branch that is not
+/// an object fails where roots are shaped; the input, typed only by the walk, may have admitted the branches' values.
 #[derive(Clone, Copy, Debug)]
 pub struct RootShaping<'r> {
     rules: &'r RuleSet,
@@ -27,7 +32,34 @@ impl Pass for RootShaping<'_> {
     }
 
     fn hooks(&self, _settings: &Settings) -> Hooks {
-        Hooks::when(matches!(self.rules.root, Root::Shaped(_)), Hooks::ENTER)
+        Hooks::new(
+            matches!(self.rules.root, Root::Shaped(_)),
+            keeps_root_unions(self.rules),
+        )
+    }
+
+    fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        if !keeps_root_unions(self.rules) || !cx.position().root || cx.intermediate() {
+            return Ok(());
+        }
+        let Some(map) = node.as_object() else {
+            return Ok(());
+        };
+        if map.get("type").and_then(Value::as_str) != Some("object") {
+            return Ok(());
+        }
+        for combinator in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = map.get(combinator)
+                && !branches.is_empty()
+                && branches.iter().all(not_an_object)
+            {
+                return Err(cx.fail(
+                    FallbackKind::TargetUnsupported,
+                    format!("no root {combinator} branch can be an object"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
@@ -71,6 +103,20 @@ impl Pass for RootShaping<'_> {
             FallbackKind::TargetUnsupported,
             format!("the target rejects a root with {}", present.join(", ")),
         ))
+    }
+}
+
+/// Whether `rules` keeps a root `anyOf`/`oneOf` as it is: no root shaping, no `anyOf` isolation or merge.
+fn keeps_root_unions(rules: &RuleSet) -> bool {
+    !matches!(rules.root, Root::Shaped(_)) && !rules.isolate_any_of && !rules.merge_combinators
+}
+
+/// Whether a walked union branch is typed so that no object matches it.
+fn not_an_object(branch: &Value) -> bool {
+    match branch.get("type") {
+        Some(Value::String(t)) => t != "object",
+        Some(Value::Array(types)) => !types.iter().any(|t| t.as_str() == Some("object")),
+        _ => false,
     }
 }
 

@@ -427,9 +427,9 @@ pub(crate) const RULES: &[Rule] = &[
     },
     Rule {
         id: "strict.close-object",
-        kinds: &[Rewritten],
+        kinds: &[Rewritten, Dropped],
         step: "W26",
-        what: "Under strict, sets `additionalProperties: false` and lists every property in `required`, in declared order.",
+        what: "Under strict, sets `additionalProperties: false` and lists every property in `required`, in declared order. A schema `additionalProperties` held is replaced on purpose, not lifted, and recorded as dropped at `<object>/additionalProperties`.",
         why: "Strict providers accept only closed objects that require every property.",
         facts: &["STR-1"],
         file: "llmshim-strict/src/close.rs",

@@ -81,7 +81,7 @@ pub(crate) const STEPS: &[Step] = &[
     ),
     step(
         "W15",
-        "At the root, shape a combinator the target rejects (`root.required-only`, `root.merge-alternatives`).",
+        "At the root, shape a combinator the target rejects (`root.required-only`, `root.merge-alternatives`); where root combinators are kept (MCP, google-json), a root typed `object` whose `anyOf` or `oneOf` has no branch that can be an object admits nothing and fails `target_unsupported`.",
         "llmshim-targets/src/passes/root.rs",
     ),
     step(

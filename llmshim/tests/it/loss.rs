@@ -20,7 +20,9 @@
 //! A position survives structurally when the output has a node at its path. A position does not survive when a
 //! rule removed its subtree and named it in a description: a lifted container (`(not: …)`, `(prefixItems: …)`,
 //! `(patternProperties: …)`), a removed property (`(omitted name: kind)`), a recursion cut below a depth
-//! (`(recursive name: …)`) all leave no node at the path. A union branch removed while its position lives on in
+//! (`(recursive name: …)`) all leave no node at the path. Under strict, the schema `additionalProperties` of a node
+//! typed `object` does not survive either, whatever another node at its path keeps: closing replaces it by `false`
+//! on purpose, and its keywords are listed with that rule ([`CLOSED`]). A union branch removed while its position lives on in
 //! another branch (`(anyOf: [...])` beside the kept branch) is treated the same way: a keyword missing at the
 //! position is accounted for when a `(anyOf:`, `(oneOf:` or `(allOf:` fragment at that position names a subtree
 //! that holds it (a `const` also as the `enum` the walk made of it), or when a `(recursive anyOf:` or
@@ -68,7 +70,8 @@ pub(crate) struct LiftDrop {
 
 /// The deliberate drops of lift-list keywords (and the same rules for other keywords); [`check`] names the entry it
 /// applies.
-pub(crate) const LIFT_DROPS: [&LiftDrop; 4] = [&VACUOUS, &CONJUNCTION, &SIBLINGS, &UPGRADE];
+pub(crate) const LIFT_DROPS: [&LiftDrop; 5] =
+    [&VACUOUS, &CONJUNCTION, &SIBLINGS, &UPGRADE, &CLOSED];
 
 /// A keyword that applies to no value where it stands.
 const VACUOUS: LiftDrop = LiftDrop {
@@ -111,6 +114,16 @@ const UPGRADE: LiftDrop = LiftDrop {
     what: "a boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04): `true` becomes the bound's value and \
            replaces `minimum`/`maximum`, `false` goes",
     why: "the draft-04 flag is not a bound of its own; the bound it qualifies is checked in its place",
+};
+
+/// A schema `additionalProperties` that strict closing replaces.
+const CLOSED: LiftDrop = LiftDrop {
+    rule: "strict.close-object",
+    what: "under effective strict, every keyword of a schema `additionalProperties` of a node typed `object` (given, \
+           inferred from `properties`, or an `allOf` entry's), and of everything below it: the position does not \
+           survive, even where another node at the same path (a union branch of another type) keeps one",
+    why: "strict providers take only closed objects, so closing replaces the schema by `false` on purpose, and the \
+          report records it as dropped at `<object>/additionalProperties`",
 };
 
 /// When a deliberate drop of another keyword applies.
@@ -310,6 +323,10 @@ struct Visit<'a> {
     shadow: Vec<String>,
     /// The node is an `allOf` entry or lies below one (references followed).
     below_all_of: bool,
+    /// The node is the schema `additionalProperties` of a node the walker types `object`, or lies below one:
+    /// under strict, closing that object replaces the schema by `false` ([`CLOSED`]), so the position does not
+    /// survive there, whatever another node at the same path keeps.
+    closed: bool,
 }
 
 impl<'a> Visit<'a> {
@@ -643,6 +660,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         branch_of: Option<Vec<Vec<String>>>,
         shadow: Vec<String>,
         below_all_of: bool,
+        closed: bool,
     }
     let mut out = Enumerated {
         root: input,
@@ -657,6 +675,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         branch_of: None,
         shadow: Vec::new(),
         below_all_of: false,
+        closed: false,
     }];
     while let Some(frame) = stack.pop() {
         if out.visits.len() >= MAX_VISITS {
@@ -700,6 +719,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             branch_of: frame.branch_of.clone(),
             shadow: frame.shadow.clone(),
             below_all_of: frame.below_all_of,
+            closed: frame.closed,
         };
         // The keys the referencing node's siblings give: they replace the target's, including what the target's
         // unions would merge into it, so its union branches do not contribute them. Along a chain of references the
@@ -746,8 +766,14 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         // What the node gives the union branches below it: its own type and its entries' types, which they are in
         // conjunction with.
         let own_sets = conjunction[around.len()..].to_vec();
+        // Under strict, closing replaces a schema `additionalProperties` of every node typed `object` (its own type,
+        // inferred from `properties`, or else an `allOf` entry's).
+        let object = |types: &[String]| types.iter().any(|t| t == "object");
+        let types_object =
+            object(&own) || (own.is_empty() && visit.entry_types(input).iter().any(|t| object(t)));
         let mut push =
             |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
+                let closed = frame.closed || (types_object && step == Some(Step::Additional));
                 let mut path = frame.path.clone();
                 let union = step.is_none();
                 path.extend(step);
@@ -757,6 +783,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 let (pointer, refs) = &origins[from];
                 stack.push(Frame {
                     below_all_of,
+                    closed,
                     value,
                     path,
                     pointer: format!("{pointer}/{at}"),
@@ -1048,6 +1075,12 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
     let mut violations = Vec::new();
     let mut index = OutputIndex::new(output);
     for visit in &input.visits {
+        if mode.strict && visit.closed {
+            let keys = visit.keys().len();
+            tally.checked += keys;
+            *tally.dropped.entry(CLOSED.rule).or_default() += keys;
+            continue;
+        }
         let nodes = index.at(&visit.path);
         if nodes.is_empty() {
             tally.gone += 1;
@@ -1186,8 +1219,10 @@ pub(crate) fn fate(input: &Value, output: &Value, mode: Mode, keys: &[&str]) -> 
         if present.is_empty() {
             continue;
         }
+        // A schema `additionalProperties` that strict closing replaced counts as a removed part, as it did when no
+        // other node at its path kept one.
         let nodes = index.at(&visit.path);
-        if nodes.is_empty() {
+        if nodes.is_empty() || (mode.strict && visit.closed) {
             fate.removed_part += present.len();
             continue;
         }
@@ -2506,4 +2541,92 @@ fn a_sibling_description_carries_every_union_note_of_its_target() {
             && text.contains("(not: "),
         "{out}"
     );
+}
+
+/// Found by the loss property test on mcp with strict (seed 2437121687): the root's schema `additionalProperties`,
+/// which strict closing replaced by `false`, was matched against the one its string `anyOf` branch kept, and lost
+/// `properties` there. The recorded output is checked as it came out; the input now falls back (below).
+const CLOSED_BESIDE_A_KEPT_ONE: &str = r##"{"properties": {}, "required": [], "$ref": "#/$defs/Node", "additionalProperties": {"properties": {"name": {"type": "string"}}, "required": []}, "$defs": {"Node": {"any_of": [{"properties": {}, "required": [], "$ref": "#/$defs/Item", "additionalProperties": {}}]}, "Item": {"type": "string"}}}"##;
+const CLOSED_BESIDE_A_KEPT_ONE_OUTPUT: &str = r#"{"anyOf": [{"type": "string", "properties": {}, "required": [], "additionalProperties": {"description": "(type: any)", "type": "string"}}], "properties": {}, "required": [], "additionalProperties": false, "type": "object"}"#;
+
+/// The same, with an object branch beside the string one, so that the root still admits objects.
+const CLOSED_BESIDE_AN_OBJECT_BRANCH: &str = r#"{"properties": {}, "additionalProperties": {"properties": {"name": {"type": "string"}}, "required": []}, "anyOf": [{"type": "string", "additionalProperties": {"description": "any"}}, {"type": "object"}]}"#;
+
+#[test]
+fn a_schema_additional_properties_closed_by_strict_does_not_survive() {
+    let input: Value = serde_json::from_str(CLOSED_BESIDE_A_KEPT_ONE).expect("a JSON reproduction");
+    let output: Value =
+        serde_json::from_str(CLOSED_BESIDE_A_KEPT_ONE_OUTPUT).expect("a JSON reproduction");
+    let mut mode = Mode::of(Target::Mcp, &Normalization::default());
+    mode.strict = true;
+    let (found, tally) = check_enumerated(&enumerate(&input), &output, mode);
+    assert!(found.is_empty(), "{found:?}");
+
+    assert_eq!(tally.dropped.get(CLOSED.rule), Some(&3), "{tally:?}");
+    // Kept on mcp with strict (OpenAI and Anthropic fall back on the string branch at the root).
+    let input: Value =
+        serde_json::from_str(CLOSED_BESIDE_AN_OBJECT_BRANCH).expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+        if target == Target::Mcp {
+            assert!(
+                !report.used_fallback && report.strict == strict,
+                "{report:?}"
+            );
+        }
+    }
+
+    // On a strict object whose `additionalProperties` was a schema, the report says that the schema was dropped,
+    // where, and by which rule.
+    let input = json!({"type": "object", "properties": {"note": {"type": ["string", "null"]}}, "additionalProperties": {"type": "string"}});
+    for (target, strict) in configurations() {
+        let options = Options::for_target(target)
+            .with_strict(strict)
+            .with_diagnostics(true);
+        let (out, report) = normalize(&options, &input);
+        let dropped = report.changes.iter().any(|c| {
+            c.pointer == "/additionalProperties"
+                && c.rule == "strict.close-object"
+                && c.kind == llmshim_core::ChangeKind::Dropped
+        });
+        assert_eq!(
+            dropped,
+            report.strict,
+            "{}: {out} {:?}",
+            config_name(target, strict),
+            report.changes
+        );
+        if report.strict {
+            assert_eq!(out["additionalProperties"], json!(false), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_root_object_whose_union_has_no_object_branch_falls_back_where_unions_are_kept() {
+    let input: Value = serde_json::from_str(CLOSED_BESIDE_A_KEPT_ONE).expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (_, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let reason = report.fallback_reason.as_ref();
+        assert!(
+            report.used_fallback
+                && reason.is_some_and(|r| r.kind == llmshim_core::FallbackKind::TargetUnsupported),
+            "{}: {report:?}",
+            config_name(target, strict)
+        );
+    }
+    // An object branch beside it keeps the root on every target that keeps root unions.
+    let input: Value =
+        serde_json::from_str(CLOSED_BESIDE_AN_OBJECT_BRANCH).expect("a JSON reproduction");
+    for target in [Target::Mcp, Target::GoogleJsonSchema] {
+        let (out, report) = normalize(&Options::for_target(target), &input);
+        assert!(!report.used_fallback, "{}: {report:?}", target.name());
+        assert_eq!(out["type"], json!("object"), "{out}");
+    }
 }
