@@ -155,3 +155,155 @@ impl Queue {
         entries
     }
 }
+
+/// The sibling description `text`, followed by what the target's walk added to its description (the part of `after`
+/// past the target's own text `before`): the fragments it lifted, each skipped when `text` already carries its
+/// keyword's marker, and the text it joined from merged branches (`cca.merge-combinator`, `google.collapse-nullable`),
+/// whose own fragments follow the same rule. When `after` does not start with `before`, only the fragments `before`
+/// did not hold are carried.
+///
+/// `resolve.inline-ref` joins a `$ref` sibling's description with its target's this way, and `walk.merge-all-of`
+/// the node's own description with its one entry's (the node's text first, then the entry's words and fragments).
+///
+/// ```
+/// use llmshim_core::lift::carry_lifted;
+///
+/// assert_eq!(
+///     carry_lifted("home", "postal", "postal (format: date)"),
+///     "home (format: date)"
+/// );
+/// assert_eq!(carry_lifted("A city", "", "Its name (minLength: 1)"), "A city Its name (minLength: 1)");
+/// ```
+pub fn carry_lifted(text: &str, before: &str, after: &str) -> String {
+    let before = before.trim();
+    let Some(added) = after.trim_start().strip_prefix(before) else {
+        // The walk replaced the target's text (a one-entry `allOf` entry's description wins over its node's): carry
+        // the fragments it holds that the target's own text did not.
+        let mut out = text.to_owned();
+        for fragment in split_fragments(&format!(" {}", after.trim_start())) {
+            let Some(keyword) = fragment
+                .strip_prefix(" (")
+                .and_then(|f| f.split_once(": "))
+                .map(|(k, _)| k)
+            else {
+                continue;
+            };
+            let marker = format!("({keyword}:");
+            if !text.contains(&marker) && !before.contains(&marker) {
+                out.push_str(fragment);
+            }
+        }
+        return out.trim_start().to_owned();
+    };
+    let added = format!(" {}", added.trim_start());
+    let mut out = text.to_owned();
+    let pieces = split_fragments(&added);
+    // Text the walk joined in before its first fragment (a merged branch's own words).
+    let lead_end = pieces.first().map_or(added.len(), |first| {
+        added.len() - first.len() - rest_len(&pieces)
+    });
+    let lead = added[..lead_end].trim();
+    if !lead.is_empty() {
+        out.push(' ');
+        out.push_str(lead);
+    }
+    for fragment in pieces {
+        let Some(keyword) = fragment
+            .strip_prefix(" (")
+            .and_then(|f| f.split_once(": "))
+            .map(|(k, _)| k)
+        else {
+            continue;
+        };
+        // Only the sibling's own text decides: two fragments of one keyword the walk added (a union narrowed inside
+        // the branch a narrowing kept, then the removed branches) are both carried.
+        if !text.contains(&format!("({keyword}:")) {
+            out.push_str(fragment);
+        }
+    }
+    out.trim_start().to_owned()
+}
+
+/// The total length of all pieces after the first.
+fn rest_len(pieces: &[&str]) -> usize {
+    pieces.iter().skip(1).map(|p| p.len()).sum()
+}
+
+/// Splits text made of ` (keyword: value)` fragments at each fragment start.
+fn split_fragments(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut starts = Vec::new();
+    let mut i = 0;
+    while i + 2 < bytes.len() {
+        if bytes[i] == b' ' && bytes[i + 1] == b'(' && fragment_keyword_at(&text[i + 2..]) {
+            starts.push(i);
+        }
+        i += 1;
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (n, start) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        out.push(&text[*start..end]);
+    }
+    out
+}
+
+fn fragment_keyword_at(rest: &str) -> bool {
+    let Some((keyword, _)) = rest.split_once(": ") else {
+        return false;
+    };
+    let mut chars = keyword.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '$' || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carries_fragments_the_sibling_lacks() {
+        assert_eq!(
+            carry_lifted("home", "postal", "postal (format: date) (minLength: 1)"),
+            "home (format: date) (minLength: 1)"
+        );
+        assert_eq!(
+            carry_lifted("home (format: x)", "", "(format: date) (minLength: 1)"),
+            "home (format: x) (minLength: 1)"
+        );
+        assert_eq!(carry_lifted("home", "postal", "postal"), "home");
+        assert_eq!(
+            carry_lifted("home", "  postal", "postal (default: 1)"),
+            "home (default: 1)"
+        );
+        // A merged union joins its branches' descriptions after the target's own, with single spaces: the fragment
+        // lifted in a branch and the branches' words follow the sibling's text.
+        assert_eq!(
+            carry_lifted("see the definition", "a ", "a (format: email)"),
+            "see the definition (format: email)"
+        );
+        assert_eq!(
+            carry_lifted("Region", "", "(default: \"cn\") China World"),
+            "Region (default: \"cn\") China World"
+        );
+        assert_eq!(
+            carry_lifted("Region", "Where", "Where China (const: 1) World"),
+            "Region China (const: 1) World"
+        );
+        // Two fragments of one keyword that the walk added are both carried (`target.narrow-union` after a union
+        // narrowed inside the branch it keeps); one the sibling's text already carries is not.
+        assert_eq!(
+            carry_lifted("see", "", "(anyOf: [1]) (anyOf: [2])"),
+            "see (anyOf: [1]) (anyOf: [2])"
+        );
+        assert_eq!(
+            carry_lifted("see (anyOf: [0])", "", "(anyOf: [1]) (anyOf: [2])"),
+            "see (anyOf: [0])"
+        );
+        // A walk that replaced the target's text (a one-entry allOf entry wins): its new fragments are carried.
+        assert_eq!(
+            carry_lifted("see", "a (format: x)", "(format: x) (default: null)"),
+            "see (default: null)"
+        );
+    }
+}

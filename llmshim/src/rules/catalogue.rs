@@ -187,7 +187,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.merge-all-of",
         kinds: &[Rewritten, Relaxed],
         step: "W14",
-        what: "Merges a one-entry `allOf` into its node (the entry wins, but where both carry a `type` the node takes the kinds they share, and none fails `invalid_schema`: the schema admits nothing), and an `allOf` of plain object schemas into one object (properties united, `required` united, closed when an entry was): exact as rewritten, relaxed when closed entries with different names are joined.",
+        what: "Merges a one-entry `allOf` into its node (the entry wins, but where both carry a `type` the node takes the kinds they share, and none fails `invalid_schema`: the schema admits nothing; and where both carry a different `description`, the node's text stays first, followed by the entry's words and lifted fragments, departing from the contract's \"entry wins\" so that neither author's prose is lost), and an `allOf` of plain object schemas into one object (properties united, `required` united, closed when an entry was): exact as rewritten, relaxed when closed entries with different names are joined.",
         why: "Strict providers and Gemini do not accept `allOf`, and the merge loses nothing a model can use.",
         facts: &["STR-2", "GEM-11"],
         file: "llmshim-core/src/walk/steps/all_of.rs",

@@ -2630,3 +2630,35 @@ fn a_root_object_whose_union_has_no_object_branch_falls_back_where_unions_are_ke
         assert_eq!(out["type"], json!("object"), "{out}");
     }
 }
+
+/// A one-entry `allOf` whose entry has a description of its own: the entry's keys win, but the node's own
+/// description stays first, followed by the entry's words and the fragments lifted from either.
+#[test]
+fn a_one_entry_all_of_keeps_the_node_description_before_the_entry_one() {
+    let input = json!({"type": "object", "properties": {
+        "city": {"description": "Where to look.", "allOf": [{"type": "string", "description": "A city name", "minLength": 2, "default": "Paris"}]},
+        "same": {"description": "Said once", "allOf": [{"type": "string", "description": "Said once"}]},
+        "blank": {"description": "Kept", "allOf": [{"type": "string", "description": " "}]}
+    }, "required": ["city", "same", "blank"]});
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let name = config_name(target, strict);
+        assert!(!report.used_fallback, "{name}: {report:?}");
+        let text = |property: &str| {
+            out["properties"][property]["description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let city = text("city");
+        assert!(
+            city.starts_with("Where to look. A city name")
+                && (city.contains(" (default: \"Paris\")")
+                    || out["properties"]["city"].get("default").is_some()),
+            "{name}: {city}"
+        );
+        assert_eq!(city.matches("A city name").count(), 1, "{name}: {city}");
+        assert_eq!(text("same"), "Said once", "{name}");
+        assert_eq!(text("blank"), "Kept", "{name}");
+    }
+}

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::json;
+use crate::lift;
 use crate::report::{ChangeKind, FallbackKind, FallbackReason};
 use crate::walk::{Flow, Hooks, NodeCtx, Pass, Position, Rewalk, Settings};
 
@@ -14,7 +15,9 @@ const RULE: &str = "walk.merge-all-of";
 ///
 /// A one-entry `allOf` is removed, its entry walked at depth + 1 and its keys copied into the node (replacing in
 /// place, appending new ones), but where both carry a `type` the merged node takes the kinds the two share; when
-/// they share none the schema admits nothing and fails `invalid_schema`.
+/// they share none the schema admits nothing and fails `invalid_schema`. Where both carry a different
+/// `description`, the node's text comes first, then the entry's words and lifted fragments
+/// ([`lift::carry_lifted`]).
 ///
 /// Two or more entries are merged when every entry, after its own walk, is an object schema with only the keys
 /// `type` (`"object"`), `properties`, `required`, `additionalProperties` (`false`), `title` and `description`, and
@@ -99,6 +102,23 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
                 json::set(&mut entry, "type", shared);
             }
             _ => {}
+        }
+    }
+    // Nor on `description`: where both hold different text, the node's own stays first, followed by the entry's
+    // words and the fragments its walk lifted (the join `resolve.inline-ref` makes of a sibling's text and its
+    // target's), so neither author's prose gives way to the other's.
+    if let (Some(Value::String(own)), Some(Value::String(theirs))) =
+        (map.get("description"), entry.get("description"))
+    {
+        let own_text = own.trim();
+        let theirs_text = theirs.trim_start();
+        if !own_text.is_empty() && theirs.trim() != own_text {
+            // An entry whose text starts with the node's (its own words the same, fragments added) adds only those.
+            let repeats = theirs_text
+                .strip_prefix(own_text)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace));
+            let joined = lift::carry_lifted(own, if repeats { own_text } else { "" }, theirs);
+            json::set(&mut entry, "description", Value::String(joined));
         }
     }
     for (key, value) in entry {
