@@ -20,6 +20,7 @@ mod options;
 mod output;
 pub(crate) mod pipeline;
 mod target;
+mod unchanged;
 pub mod validate;
 
 pub use by_name::{OPTION_NAMES, OptionError};

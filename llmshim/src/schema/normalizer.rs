@@ -8,8 +8,8 @@ use llmshim_core::walk::HARD_MAX_DEPTH;
 use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
-use crate::schema::pipeline;
 use crate::schema::{Env, Options, Target};
+use crate::schema::{pipeline, unchanged};
 
 /// The memo type the facade uses: keyed by the effective [`Options`].
 pub type SchemaMemo = Memo<Options>;
@@ -118,8 +118,8 @@ impl Normalizer {
     /// A memo hit is handed back without being applied: `schema` is still the input, so nothing is copied, and the
     /// caller applies the hit or normalizes the input the other way. On any other path `schema` is normalized and
     /// the input handed back as it was: the very value the normalization read where nothing else needs it, a copy
-    /// where the memo keeps it (`None` only for an input nested deeper than the walker goes: it falls back, so it is
-    /// never normalized again).
+    /// where the memo keeps it or the look before the walk left the schema as it is (`None` only for an input nested
+    /// deeper than the walker goes: it falls back, so it is never normalized again).
     pub(crate) fn normalize_keeping(&self, options: &Options, schema: &mut Value) -> Kept {
         match self.normalize_in(options, schema, true) {
             Outcome::Done(report, original, stored) => Kept::Done(report, original, stored),
@@ -169,7 +169,12 @@ impl Normalizer {
             (MemoChoice::Process, false) => Some(process_memo()),
             (MemoChoice::Own(m), false) => Some(m),
         };
+        // Off the memo's hit path, a schema the look finds unchanged is left where it is: nothing is copied, walked,
+        // compared or dropped.
         let Some(memo) = memo else {
+            if unchanged::unchanged(&effective, schema) {
+                return Outcome::Done(unchanged::report(), copy(schema), None);
+            }
             let (out, report) = pipeline::normalize_uncached(&effective, schema);
             let original = settle(schema, out, &report);
             return Outcome::Done(report, original, None);
@@ -182,7 +187,11 @@ impl Normalizer {
             }
             Lookup::Miss(fingerprint) => {
                 let original = copy(schema);
-                let (out, report) = pipeline::normalize_uncached(&effective, schema);
+                let (out, report) = if unchanged::unchanged(&effective, schema) {
+                    (schema.clone(), unchanged::report())
+                } else {
+                    pipeline::normalize_uncached(&effective, schema)
+                };
                 let input = std::mem::replace(schema, out);
                 let output = schema.clone();
                 // A caller that keeps the input gets the new entry too, to remember what it derives from it.
@@ -193,6 +202,9 @@ impl Normalizer {
                     None
                 };
                 Outcome::Done(report, original, stored)
+            }
+            Lookup::Unkeyed if unchanged::unchanged(&effective, schema) => {
+                Outcome::Done(unchanged::report(), copy(schema), None)
             }
             Lookup::Unkeyed => {
                 let (out, report) = pipeline::normalize_uncached(&effective, schema);
