@@ -2662,3 +2662,32 @@ fn a_one_entry_all_of_keeps_the_node_description_before_the_entry_one() {
         assert_eq!(text("blank"), "Kept", "{name}");
     }
 }
+
+/// Found by the loss property test on Google (seed 11235813), fixed: the untyped branch with `items` of an object node
+/// was typed `array` from its `items` (`walk.infer-type`), so the isolation of the node's `anyOf` removed it as
+/// admitting nothing, and its description with it. It now takes its node's type, for which `items` says nothing.
+const ITEMS_IN_A_BRANCH_OF_AN_OBJECT: &str = r##"{"properties":{"name":{"type":"object","any_of":[{"$ref":"#/$defs/Node","description":"see the definition"},{}]}},"required":[],"$defs":{"Node":{"items":{"type":"string"}}}}"##;
+
+#[test]
+fn a_branch_with_items_of_a_node_of_another_type_takes_the_node_type() {
+    let input: Value =
+        serde_json::from_str(ITEMS_IN_A_BRANCH_OF_AN_OBJECT).expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+    for target in [Target::Google, Target::CloudCodeAssist] {
+        let (out, report) = normalize(&Options::for_target(target), &input);
+        assert!(!report.used_fallback, "{}: {report:?}", target.name());
+        assert!(
+            out.to_string().contains("see the definition"),
+            "{}: {out}",
+            target.name()
+        );
+    }
+}

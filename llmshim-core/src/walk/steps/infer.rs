@@ -7,7 +7,8 @@ use crate::report::{ChangeKind, FallbackKind, FallbackReason};
 use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W17: gives an untyped node a `type` from `properties`, a primitive `const`, a one-kind `enum`, or (when the rule set
-/// says so) `items`. An empty `enum` fails `invalid_schema` on every visit.
+/// says so) `items`; from `items`, a union branch of a node of one other type takes that type instead. An empty `enum`
+/// fails `invalid_schema` on every visit.
 #[derive(Clone, Copy, Debug)]
 pub struct InferType {
     arrays_from_items: bool,
@@ -45,6 +46,7 @@ impl Pass for InferType {
         // An object or array `const` names no type; an `enum` beside it still may. (Without strict the `const`
         // may be lifted later, and the `enum` would then type the node on a second pass.)
         let const_kind = json::member(map, "const").map(keyword::literal_type);
+        let mut from_conjunct = false;
         let inferred = if json::has(map, "properties") {
             Some("object")
         } else if let Some(Some(k)) = const_kind {
@@ -68,14 +70,24 @@ impl Pass for InferType {
                 _ => None,
             }
         } else if self.arrays_from_items && json::has(map, "items") {
-            Some("array")
+            // A union branch of a node of one other type describes only values of that type, for which `items`
+            // says nothing: it takes that type, as an annotation-only branch does (`walk.narrow-any`), not `array`,
+            // which would admit none of them.
+            match cx.position().conjunct {
+                Some(conjunct) if conjunct != "array" => {
+                    from_conjunct = true;
+                    Some(conjunct)
+                }
+                _ => Some("array"),
+            }
         } else {
             None
         };
         if let Some(t) = inferred {
             // A type taken from a `const` or `enum` admits every value they do; one taken from `properties` or
-            // `items` turns away the other types, which the node admitted.
-            if matches!(t, "object" | "array") && const_kind.is_none() {
+            // `items` turns away the other types, which the node admitted (a branch's conjunct type turns away only
+            // values its node refuses).
+            if matches!(t, "object" | "array") && const_kind.is_none() && !from_conjunct {
                 cx.note_tightened();
             }
             map.insert("type".to_owned(), Value::String(t.to_owned()));
