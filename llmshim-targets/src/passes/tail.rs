@@ -606,6 +606,40 @@ fn applies(key: &str, ty: &str) -> bool {
     }
 }
 
+/// A branch that `walk.narrow-any` made a string, annotations and `(type: any)` aside, before the type of its node
+/// was known (the union of a `$ref` target whose type the referencing node's sibling `properties` give) admitted
+/// any value: it takes the node's type `ty`, as it does where that type is known when the branch is walked, and the
+/// fragment goes. Otherwise it would admit nothing there, and isolation would remove it with what its description
+/// holds.
+fn retype_any(branch: &mut Value, ty: &str) {
+    const FRAGMENT: &str = "(type: any)";
+    let Some(map) = branch.as_object_mut() else {
+        return;
+    };
+    if ty == "string"
+        || map.get("type").and_then(Value::as_str) != Some("string")
+        || !map
+            .keys()
+            .all(|k| k == "type" || llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str()))
+    {
+        return;
+    }
+    let Some(Value::String(text)) = map.get("description") else {
+        return;
+    };
+    let Some(at) = text.find(FRAGMENT) else {
+        return;
+    };
+    let rest = format!("{} {}", &text[..at], &text[at + FRAGMENT.len()..]);
+    let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    if rest.is_empty() {
+        json::remove(map, "description");
+    } else {
+        json::set(map, "description", Value::String(rest));
+    }
+    json::set(map, "type", Value::String(ty.to_owned()));
+}
+
 /// A node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
 /// rules then run again on every branch, which may have received a type or keys.
 fn isolate(
@@ -620,6 +654,11 @@ fn isolate(
         return Err(cx.fail(FallbackKind::InvalidSchema, "anyOf must be an array"));
     };
     if let Some(ty) = map.get("type").cloned() {
+        if let Some(name) = ty.as_str() {
+            for branch in &mut branches {
+                retype_any(branch, name);
+            }
+        }
         // A branch that a narrowing changed (a part omitted or cut as recursive, named in its description) may admit
         // nothing only because of what was left out: its description, which names that part, joins the node's, so
         // the removal below does not take the note with it.

@@ -2691,3 +2691,31 @@ fn a_branch_with_items_of_a_node_of_another_type_takes_the_node_type() {
         );
     }
 }
+
+/// Found by the loss property test on Google (seed 8675309), fixed: the annotation-only branch of `Tag`'s union was
+/// walked with `Tag` before the sibling `properties` typed the merged node `object`, so `walk.narrow-any` made it a
+/// string, and the isolation of the union removed it with its `(default: null)`. Isolation now gives such a branch
+/// its node's type, as the walk does where that type is known.
+const ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS: &str = r##"{"properties":{"name":{"properties":{},"required":[],"$ref":"#/$defs/Tag"}},"required":[],"$defs":{"Node":{"type":"object","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"string"}},"Tag":{"any_of":[{"$ref":"#/$defs/Node","description":"see the definition"},{"default":null}]}}}"##;
+
+#[test]
+fn an_any_branch_of_a_target_typed_by_its_siblings_takes_that_type() {
+    let input: Value = serde_json::from_str(ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS)
+        .expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(!report.used_fallback, "{report:?}");
+    assert_eq!(
+        out["properties"]["name"]["anyOf"][1],
+        json!({"description": "(default: null)", "type": "object"}),
+        "{out}"
+    );
+}
