@@ -64,6 +64,10 @@ pub struct Settings {
     /// each one's pointer (or of its nearest visited ancestor) fails with it, so that the climb can remove the
     /// nearest optional part around it.
     pub cuts: Vec<FallbackReason>,
+    /// Keys of kept definitions (the root's is [`crate::defs::ROOT`]) an earlier walk of the same schema found to
+    /// admit fewer values only after a site inside their own walk had counted on them not to: every site naming one
+    /// counts as narrowed (see [`NodeCtx::note_kept_site`] and [`Walked::late_narrowed`]).
+    pub narrowed_definitions: Vec<String>,
 }
 
 /// Whether a failure of `kind` may be absorbed by removing an optional part around it: a construct the target or
@@ -97,7 +101,15 @@ impl Settings {
             recursion: Recursion::Fallback,
             narrow: false,
             cuts: Vec::new(),
+            narrowed_definitions: Vec::new(),
         }
+    }
+
+    /// Sets the kept definitions whose sites count as narrowed (see [`Settings::narrowed_definitions`]).
+    #[must_use]
+    pub fn with_narrowed_definitions(mut self, keys: Vec<String>) -> Self {
+        self.narrowed_definitions = keys;
+        self
     }
 
     /// Sets whether failures of the kinds [`narrowable`] names climb to an optional part instead of failing.
@@ -438,6 +450,10 @@ struct Shared {
     cuts_done: Vec<bool>,
     /// The parts climbs removed, in order (see [`Walked::removed`]).
     removed: Vec<(String, String)>,
+    /// A site named the root while nothing of the walk had narrowed it yet (see [`NodeCtx::note_kept_site`]).
+    root_relied: bool,
+    /// Definition keys found narrowed after a site counted on them not to be (see [`Walked::late_narrowed`]).
+    late_narrowed: Vec<String>,
 }
 
 /// The passes of a walk whose hooks can act under one value of strict: bit `i` stands for the pass at index `i`
@@ -474,6 +490,12 @@ struct Definition {
     name: String,
     key: String,
     value: Option<Value>,
+    /// The walk's tightening count when the definition's walk started.
+    started: usize,
+    /// Whether its walk made it admit fewer values, once done (see [`NodeCtx::note_kept_site`]).
+    tightened: Option<bool>,
+    /// A site inside its walk named it while its walk had not narrowed it yet.
+    relied: bool,
 }
 
 /// A failure on its way up to the nearest optional property or removable union branch.
@@ -712,14 +734,61 @@ impl NodeCtx<'_> {
             name: name.clone(),
             key,
             value: None,
+            started: self.shared.tightened,
+            tightened: None,
+            relied: false,
         });
         name
     }
 
     /// Stores the walked value of the kept definition `name`.
     pub fn complete_definition(&mut self, name: &str, value: Value) {
+        let now = self.shared.tightened;
         if let Some(d) = self.shared.defs.iter_mut().find(|d| d.name == name) {
             d.value = Some(value);
+            d.tightened = Some(now != d.started);
+            if d.relied && now != d.started {
+                self.shared.late_narrowed.push(d.key.clone());
+            }
+        }
+    }
+
+    /// Notes a site that names the kept definition `name` (or the root, [`crate::defs::ROOT`]) once that
+    /// definition's walk has begun, elsewhere than at the site whose visit walks it: the site admits fewer values
+    /// where the definition's walk made it admit fewer, so a `oneOf` around it is relaxed (see
+    /// [`NodeCtx::one_of_tightened`]) as around that first site. A site inside the definition's own walk (a cycle)
+    /// counts what that walk has narrowed so far; should it narrow later, the walk lists the definition in
+    /// [`Walked::late_narrowed`], and a walk again with it in [`Settings::narrowed_definitions`] counts every site.
+    pub fn note_kept_site(&mut self, name: &str) {
+        let shared = &mut *self.shared;
+        let narrowed = if name == crate::defs::ROOT {
+            // The root's walk is the whole walk, in progress at every site.
+            let narrowed = shared.tightened > 0
+                || shared
+                    .settings
+                    .narrowed_definitions
+                    .iter()
+                    .any(|k| k == crate::defs::ROOT);
+            shared.root_relied |= !narrowed;
+            narrowed
+        } else {
+            match shared.defs.iter_mut().find(|d| d.name == name) {
+                Some(d) => {
+                    if let Some(done) = d.tightened {
+                        done
+                    } else {
+                        let narrowed = shared.tightened != d.started
+                            || shared.settings.narrowed_definitions.contains(&d.key);
+                        d.relied |= !narrowed;
+                        narrowed
+                    }
+                }
+                // Not a definition of this walk: count it, as nothing says otherwise.
+                None => true,
+            }
+        };
+        if narrowed {
+            shared.tightened += 1;
         }
     }
 
@@ -903,6 +972,11 @@ pub struct Walked {
     /// [`Settings::cuts`] entry) and the pointer of the removed property or union branch; a part removed inside a part
     /// removed later is listed too. Recorded whether or not diagnostics are on.
     pub removed: Vec<(String, String)>,
+    /// Keys of kept definitions (the root's is [`crate::defs::ROOT`]) whose walk made them admit fewer values after
+    /// a site inside that walk had counted on them not to (see [`NodeCtx::note_kept_site`]): a `oneOf` around such a
+    /// site may have been kept where it should be relaxed, so the walk is to run again with these keys in
+    /// [`Settings::narrowed_definitions`].
+    pub late_narrowed: Vec<String>,
 }
 
 /// Why a walk stopped.
@@ -978,6 +1052,8 @@ pub fn walk_detailed(
         tightened: 0,
         cuts_done: vec![false; cuts],
         removed: Vec::new(),
+        root_relied: false,
+        late_narrowed: Vec::new(),
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -986,12 +1062,16 @@ pub fn walk_detailed(
             .or_else(|| shared.climb.take().filter(|c| c.stub).map(|c| c.site));
         return Err(Failure { reason, stub_site });
     }
+    if shared.root_relied && shared.tightened > 0 {
+        shared.late_narrowed.push(crate::defs::ROOT.to_owned());
+    }
     Ok(Walked {
         changes: shared.changes,
         nodes: shared.meter.nodes(),
         literal_bytes: shared.meter.literal_bytes(),
         narrowed: shared.narrowed > 0,
         removed: shared.removed,
+        late_narrowed: shared.late_narrowed,
         definitions: shared
             .defs
             .into_iter()

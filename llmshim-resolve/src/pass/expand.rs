@@ -553,6 +553,7 @@ impl<'a> Expand<'_, 'a> {
                 made.push((defs::ROOT.to_owned(), key));
             }
             self.site_made(defs::ROOT);
+            cx.note_kept_site(defs::ROOT);
             return Ok(defs::ROOT.to_owned());
         }
         // A definition made during a walk without strict (a root-shaping branch) is not the strict one, and one made
@@ -561,7 +562,9 @@ impl<'a> Expand<'_, 'a> {
             around.definition_key(&key, cx.settings().strict, cx.position().instance);
         if let Some(name) = cx.definition_for(&definition_key) {
             self.site_made(name);
-            return Ok(name.to_owned());
+            let name = name.to_owned();
+            cx.note_kept_site(&name);
+            return Ok(name);
         }
         let name = cx.add_definition(
             definition_key,
@@ -613,6 +616,7 @@ impl<'a> Expand<'_, 'a> {
             return Err(cx.fail(FallbackKind::InvalidRef, "a reference kept by another walk"));
         };
         if map.len() == 1 && strict == cx.settings().strict {
+            cx.note_kept_site(name);
             return Ok(Flow::Done);
         }
         let Some(target) = self.registry.at(&target_key) else {

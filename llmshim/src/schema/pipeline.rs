@@ -443,9 +443,24 @@ fn walk_once(
             .eq(ORDER.iter().map(|(_, name)| *name)),
         "the pass list follows ORDER"
     );
+    let mut settings = settings(options, strict, recursion).with_cuts(cuts);
     let mut out = input.clone();
-    let settings = settings(options, strict, recursion).with_cuts(cuts);
-    match walk::walk_detailed(&mut out, &passes, &settings, BASE.into()) {
+    // A kept definition found narrowed only after a site inside its own walk counted on it not to be: the walk
+    // runs again with every site of it counted narrowed (`walk.one-of-to-any-of`). Each run adds a key.
+    let walked = loop {
+        match walk::walk_detailed(&mut out, &passes, &settings, BASE.into()) {
+            Ok(w)
+                if w.late_narrowed
+                    .iter()
+                    .any(|k| !settings.narrowed_definitions.contains(k)) =>
+            {
+                settings.narrowed_definitions.extend(w.late_narrowed);
+                input.clone_into(&mut out);
+            }
+            other => break other,
+        }
+    };
+    match walked {
         Ok(walked) => {
             let mut unkept = Ok(Vec::new());
             if expand.kept_any() {

@@ -1804,6 +1804,89 @@ fn a_one_of_whose_branch_is_narrowed_is_relaxed_to_any_of() {
     }
 }
 
+/// A `oneOf` branch that names a kept recursive definition is narrowed wherever that definition's walk narrowed it,
+/// also where the walk happened at another site (`a` first) or is still in progress (the branch lies inside the
+/// definition, or the root, and a later part of it is narrowed after the branch is walked). Each time `walk.infer-type`
+/// typed `{"properties": {}}` as an object, so the instance below, which matched both branches of the original and
+/// was rejected, matched one branch of the output; the relaxation (`walk.one-of-to-any-of`) saw only narrowings made
+/// while its branch was walked.
+#[test]
+fn a_one_of_whose_branch_names_a_narrowed_kept_definition_is_relaxed() {
+    let cases = [
+        // The definition is walked at `a`, before the `oneOf` names it.
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Node"}, "b": {"oneOf": [
+                {"$ref": "#/$defs/Node"}, {"type": "string"}]}}, "$defs": {"Node": {"properties": {
+                "next": {"$ref": "#/$defs/Node"}}}}}),
+            json!({"b": ""}),
+            "/properties/b/anyOf",
+        ),
+        // The `oneOf` lies inside the definition; `y`, narrowed after it, narrows the definition.
+        (
+            json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": {
+                "type": "object", "properties": {"x": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "object"}]},
+                "y": {"properties": {}}}}}}),
+            json!({"root": {"x": {"y": "s"}}}),
+            "/$defs/Node/properties/x/anyOf",
+        ),
+        // The same with the root.
+        (
+            json!({"type": "object", "properties": {"x": {"oneOf": [{"$ref": "#"}, {"type": "object"}]},
+                "y": {"properties": {}}}}),
+            json!({"x": {"y": "s"}}),
+            "/properties/x/anyOf",
+        ),
+    ];
+    for target in [Target::OpenAiChat, Target::Anthropic, Target::Mcp] {
+        for (input, instance, at) in &cases {
+            let label = format!("{} {input}", target.name());
+            let original = validate::compile(input).expect("the input compiles");
+            assert!(!validate::errors(&original, instance).is_empty(), "{label}");
+            let (out, report) = normalized(input, target);
+            assert!(!report.used_fallback, "{label}: {report:?}");
+            let output = validate::compile(&out).expect("the output compiles");
+            assert!(
+                validate::errors(&output, instance).is_empty(),
+                "{label}: {out}"
+            );
+            // The relaxation is reported, so the original is read with `anyOf`, which admits the instance.
+            assert!(
+                report
+                    .changes
+                    .iter()
+                    .any(|c| c.rule == "walk.one-of-to-any-of"
+                        && c.kind == ChangeKind::Relaxed
+                        && c.pointer == *at),
+                "{label}: {out} {:?}",
+                report.changes
+            );
+            let reading = Reading::of(&out, &report, target);
+            let read = read_original(input, &reading).expect("a readable schema");
+            let read = validate::compile(&read).expect("the reading compiles");
+            assert!(validate::errors(&read, instance).is_empty(), "{label}");
+            let (again, second) = normalized(&out, target);
+            assert_eq!(again, out, "{label}");
+            assert!(!second.changed, "{label}: {:?}", second.changes);
+        }
+        // A definition (or root) whose walk narrows nothing keeps the `oneOf` of a branch that names it.
+        for kept in [
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Node"}, "b": {"oneOf": [
+                {"$ref": "#/$defs/Node"}, {"type": "string"}]}}, "$defs": {"Node": {"type": "object",
+                "properties": {"next": {"$ref": "#/$defs/Node"}}}}}),
+            json!({"type": "object", "properties": {"x": {"oneOf": [{"$ref": "#"}, {"type": "string"}]},
+                "y": {"type": "string"}}}),
+        ] {
+            let (out, report) = normalized(&kept, target);
+            assert!(
+                out.to_string().contains("oneOf"),
+                "{}: {out} {:?}",
+                target.name(),
+                report.changes
+            );
+        }
+    }
+}
+
 /// Found by the property (seed 1796153403448886370, anthropic strict; also seed 7070707070, chat strict): the
 /// property `{"type": ["number", "null"], "enum": [false], "const": null}` admits nothing, but the split
 /// (`walk.split-type-array`) made a bare `{"type": "null"}` branch, which admits `null`. The null entry now makes no
