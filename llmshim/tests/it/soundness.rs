@@ -2025,6 +2025,36 @@ fn a_property_omitted_from_an_all_of_entry_is_not_declared_by_the_merge() {
     }
 }
 
+/// The open counterpart of the case above (without strict, no entry closed): on Google, `name` of the first entry
+/// admits nothing (an integer node whose one `anyOf` branch is a string), so its walk omits `name`; the merge kept the
+/// second entry's `name`, which admits `0`, and the output declared it, so an instance with `"name": 0` was accepted
+/// where the original rejects it. A property omitted whole from an entry is now left out of an open merge too; one
+/// that another participant requires keeps the `allOf` from merging.
+#[test]
+fn a_property_omitted_from_an_open_all_of_entry_is_not_declared_by_the_merge() {
+    let entry = json!({"properties": {"name": {"type": "integer", "anyOf": [{"type": "string"}]}}});
+    let optional = json!({"type": "object", "properties": {"p": {"allOf": [entry,
+        {"properties": {"name": {"type": "integer"}}}]}}});
+    let required = json!({"type": "object", "properties": {"p": {"allOf": [entry,
+        {"properties": {"name": {"type": "integer"}}, "required": ["name"]}]}}});
+    let instance = json!({"p": {"name": 0}});
+    for input in [&optional, &required] {
+        let original = validate::compile(input).expect("the input compiles");
+        assert!(!validate::errors(&original, &instance).is_empty());
+        let found = verdict(input, Target::Google, false, |_| {});
+        assert!(matches!(found, Verdict::Sound { .. }), "{input}: {found:?}");
+        let (out, report) = normalized(input, Target::Google);
+        assert!(!report.used_fallback, "{report:?}");
+        assert!(
+            out["properties"]["p"]
+                .get("properties")
+                .and_then(|p| p.get("name"))
+                .is_none(),
+            "{out}"
+        );
+    }
+}
+
 /// Found by the property (seeds 916651921713122 and 3133726450, Code Assist): the root `$ref` to
 /// `{"anyOf": [{"type": "string", "minProperties": 1}]}` beside `"type": "object"` admits nothing; the string branch
 /// loses its `minProperties` (`google.type-applicability`: it binds no string) and is merged into the node, whose

@@ -255,31 +255,34 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     // Strict closes the merged node after the merge (`strict.close-object`) when no participant was closed.
     let closes =
         cx.settings().strict || std::iter::once(&*map).chain(entries.iter()).any(is_closed);
-    if closes {
-        // Where an entry lost a property, or part of one, that another participant declares, the merge would leave
-        // that property bound by the other's schema alone. A property omitted whole is left out of the closed result
-        // (it admits none there, as in the closed entry); one narrowed below it cannot be merged soundly, so the
-        // `allOf` stays as it was.
-        let elsewhere = |entry: usize, name: &str| {
-            names(map).contains(&name)
-                || entries
-                    .iter()
-                    .enumerate()
-                    .any(|(i, p)| i != entry && names(p).contains(&name))
-        };
-        if omitted
-            .iter()
-            .any(|(entry, name, whole)| !whole && elsewhere(*entry, name))
-        {
-            cx.rollback(mark);
-            return;
-        }
-    }
-    let dropped: Vec<&str> = if closes {
-        omitted.iter().map(|(_, name, _)| name.as_str()).collect()
-    } else {
-        Vec::new()
+    // Where an entry lost a property, or part of one, that another participant declares, the merge would leave that
+    // property bound by the other's schema alone, which admits values the lost part rejected. A property omitted
+    // whole is left out of the result: closed, it admits none there, as in the closed entry; open, the result does
+    // not declare it, as the entry no longer does. One narrowed below it, or one an open result would still require
+    // (with any value), cannot be merged soundly, so the `allOf` stays as it was.
+    let elsewhere = |entry: usize, name: &str| {
+        names(map).contains(&name)
+            || entries
+                .iter()
+                .enumerate()
+                .any(|(i, p)| i != entry && names(p).contains(&name))
     };
+    let required = |name: &str| {
+        std::iter::once(&*map)
+            .chain(entries.iter())
+            .any(|p| requires(p, name))
+    };
+    if omitted.iter().any(|(entry, name, whole)| {
+        elsewhere(*entry, name) && (!whole || (!closes && required(name)))
+    }) {
+        cx.rollback(mark);
+        return;
+    }
+    let dropped: Vec<&str> = omitted
+        .iter()
+        .filter(|(_, _, whole)| closes || *whole)
+        .map(|(_, name, _)| name.as_str())
+        .collect();
     let exact = merge_into(map, &entries, &dropped);
     json::remove(map, "allOf");
     let kind = if exact {
@@ -309,6 +312,13 @@ fn names(map: &Map<String, Value>) -> Vec<&str> {
         .and_then(Value::as_object)
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default()
+}
+
+/// Whether a participant's `required` names `name`.
+fn requires(map: &Map<String, Value>, name: &str) -> bool {
+    json::member(map, "required")
+        .and_then(Value::as_array)
+        .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
 }
 
 fn is_closed(map: &Map<String, Value>) -> bool {
