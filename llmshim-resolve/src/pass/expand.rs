@@ -10,7 +10,7 @@ use llmshim_core::defs;
 use llmshim_core::json;
 use llmshim_core::keyword::{KeywordClass, SNAKE_CASE, class_of};
 use llmshim_core::lift::carry_lifted;
-use llmshim_core::walk::{Flow, Hooks, NodeCtx, Omission, Pass, Rewalk, Settings};
+use llmshim_core::walk::{Flow, Hooks, NodeCtx, Omission, Pass, Rewalk, Settings, steps};
 use llmshim_core::{Budget, ChangeKind, FallbackKind, FallbackReason, Recursion};
 use serde_json::{Map, Value};
 
@@ -658,7 +658,7 @@ impl<'a> Expand<'_, 'a> {
         let Ok(target) = self.registry.resolve(&absolute, cx.pointer()) else {
             return Ok(Flow::Continue);
         };
-        let around = Around {
+        let mut around = Around {
             over: Map::new(),
             under: map
                 .iter()
@@ -666,6 +666,23 @@ impl<'a> Expand<'_, 'a> {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         };
+        // The target wins, but not on `type` where the node's own type excludes some of the target's kinds, as W14
+        // merges an entry (`walk.merge-all-of`): the kinds both admit win over the target's, and none admits nothing.
+        if let (Some(own), Some(theirs)) = (
+            json::member(map, "type"),
+            target
+                .value
+                .as_object()
+                .and_then(|t| json::member(t, "type")),
+        ) {
+            match steps::single_entry_type(own, theirs) {
+                Some(Ok(shared)) => {
+                    around.over.insert("type".to_owned(), shared);
+                }
+                Some(Err(message)) => return Err(cx.fail(FallbackKind::InvalidSchema, message)),
+                None => {}
+            }
+        }
         match self.keep_through(&absolute, &target, &around, cx)? {
             Some(name) => {
                 *node = defs::kept_site(&name);

@@ -2055,6 +2055,56 @@ fn a_property_omitted_from_an_open_all_of_entry_is_not_declared_by_the_merge() {
     }
 }
 
+/// Found by the property (seed 2642163826, chat strict): `name` is a string whose one `allOf` entry is the root, an
+/// object, so it admits nothing; with kept references the entry became a kept site of the root and the node's
+/// `type` lost to the target's, so the output admitted `{"name": {"name": {}}}`. A kept reference that is a single
+/// `allOf` entry now meets its node's `type` as the merge of any entry does (`walk.merge-all-of`): kinds they share
+/// win over the target's, none is `invalid_schema`, as Anthropic strict, which unrolls the cycle, already said.
+#[test]
+fn a_kept_reference_entry_takes_only_the_kinds_its_node_admits() {
+    let nothing = json!({"type": "object", "properties": {"created_at": {"properties": {},
+        "required": ["not_declared"]}, "name": {"type": "string", "allOf": [{"$ref": "#"}]}}, "required": []});
+    let objects = json!({"type": "object", "properties": {"name": {"type": "object", "allOf": [
+        {"$ref": "#/$defs/N"}]}}, "$defs": {"N": {"type": ["object", "null"], "properties": {
+        "next": {"$ref": "#/$defs/N"}}}}});
+    let null = json!({"name": null});
+    assert!(!validate::errors(&validate::compile(&objects).expect("compiles"), &null).is_empty());
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+        Target::GoogleJsonSchema,
+    ] {
+        for strict in [false, true] {
+            let label = format!("{} strict={strict}", target.name());
+            let options = Options::for_target(target).with_strict(strict);
+            let mut out = nothing.clone();
+            let report = normalizer.normalize_with(&options, &mut out);
+            assert!(report.used_fallback, "{label}: {out}");
+            assert_eq!(
+                report.fallback_reason.as_ref().map(|r| r.kind),
+                Some(FallbackKind::InvalidSchema),
+                "{label}: {report:?}"
+            );
+            let found = verdict(&objects, target, strict, |_| {});
+            assert!(!matches!(found, Verdict::Unsound(_)), "{label}: {found:?}");
+            let mut out = objects.clone();
+            let report = normalizer.normalize_with(&options, &mut out);
+            // Under strict a null stands for the omitted optional property.
+            if report.used_fallback || report.strict {
+                continue;
+            }
+            let output = validate::compile(&out).expect("the output compiles");
+            assert!(
+                !validate::errors(&output, &null).is_empty(),
+                "{label}: {out}"
+            );
+        }
+    }
+}
+
 /// Found by the property (seeds 916651921713122 and 3133726450, Code Assist): the root `$ref` to
 /// `{"anyOf": [{"type": "string", "minProperties": 1}]}` beside `"type": "object"` admits nothing; the string branch
 /// loses its `minProperties` (`google.type-applicability`: it binds no string) and is merged into the node, whose

@@ -80,28 +80,12 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
     let Some(map) = node.as_object_mut() else {
         return Ok(Flow::Continue);
     };
-    // The entry wins, but not on `type` where the node's own type excludes some of the entry's kinds: a value must
-    // have both, so the merged node takes the kinds they share, and none means the node admits nothing.
+    // The entry wins, but not on `type` where the node's own type excludes some of the entry's kinds.
     if let (Some(own), Some(theirs)) = (json::member(map, "type"), json::member(&entry, "type")) {
-        match shared_types(own, theirs) {
-            Some(shared) if shared.is_empty() => {
-                return Err(cx.fail(
-                    FallbackKind::InvalidSchema,
-                    format!(
-                        "the allOf entry's type {} shares no value with its node's type {}: the schema admits nothing",
-                        json::compact(theirs),
-                        json::compact(own)
-                    ),
-                ));
-            }
-            Some(shared) if !same_types(&shared, theirs) => {
-                let shared = match <[Value; 1]>::try_from(shared) {
-                    Ok([one]) => one,
-                    Err(several) => Value::Array(several),
-                };
-                json::set(&mut entry, "type", shared);
-            }
-            _ => {}
+        match single_entry_type(own, theirs) {
+            Some(Ok(shared)) => json::set(&mut entry, "type", shared),
+            Some(Err(message)) => return Err(cx.fail(FallbackKind::InvalidSchema, message)),
+            None => {}
         }
     }
     // Nor on `description`: where both hold different text, the node's own stays first, followed by the entry's
@@ -126,6 +110,28 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
     }
     cx.record(RULE, ChangeKind::Rewritten, Some("allOf"));
     Ok(Flow::Continue)
+}
+
+/// The `type` a one-entry `allOf` merge gives its node, whose own type is `own`, when the entry's type `theirs` would
+/// otherwise win: a value must have both, so where the node excludes some of the entry's kinds the merged node takes
+/// the kinds they share (`Some(Ok(shared))`), and where they share none the node admits nothing (`Some(Err(message))`,
+/// an `invalid_schema` reason). `None` when the entry's type stands as it is, or either is not a type.
+pub fn single_entry_type(own: &Value, theirs: &Value) -> Option<Result<Value, String>> {
+    let shared = shared_types(own, theirs)?;
+    if shared.is_empty() {
+        return Some(Err(format!(
+            "the allOf entry's type {} shares no value with its node's type {}: the schema admits nothing",
+            json::compact(theirs),
+            json::compact(own)
+        )));
+    }
+    if same_types(&shared, theirs) {
+        return None;
+    }
+    Some(Ok(match <[Value; 1]>::try_from(shared) {
+        Ok([one]) => one,
+        Err(several) => Value::Array(several),
+    }))
 }
 
 /// The type names of a `type` value, or `None` when it is neither a name nor an array of names.
