@@ -916,3 +916,36 @@ fn an_enum_beside_an_object_const_types_its_node_on_the_first_pass() {
         }
     }
 }
+
+/// Found by the property test (chat, seed 2552269157) on a first fix of the open `allOf` merge: both entries name
+/// `Tag`, whose walk omits the unresolved `name` three levels down. Refusing to merge because another entry declares
+/// the outer `name` left the `allOf` on chat with its parts omitted, and a second pass, which omits nothing, merged
+/// it. Entries that lost the same part merge on the first pass; where another entry still declares what one lost (or
+/// requires a property one omitted), the node fails and the narrowing removes the optional part around it, which a
+/// second pass does not bring back.
+#[test]
+fn an_open_all_of_whose_entries_lost_parts_reaches_its_fixed_point_at_once() {
+    let alike = r##"{"properties":{"name":{"properties":{"name":{"allOf":[{"$ref":"#/$defs/Tag"},{"$ref":"#/$defs/Tag"}]}},"required":[]}},"required":[],"$defs":{"Tag":{"properties":{"name":{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Missing"}},"required":[]}},"required":[]}},"required":[]}}}"##;
+    let unlike = r##"{"type":"object","properties":{"p":{"allOf":[{"properties":{"name":{"properties":{"x":{"$ref":"#/$defs/Missing"}}}}},{"properties":{"name":{"properties":{"x":{"type":"integer"}}}}}]}}}"##;
+    let required = r##"{"type":"object","properties":{"p":{"allOf":[{"properties":{"name":{"$ref":"#/$defs/Missing"}}},{"properties":{"name":{"type":"integer"}},"required":["name"]}]}}}"##;
+    for text in [alike, unlike, required] {
+        every_invariant_holds(text);
+    }
+    for target in [Target::OpenAiChat, Target::Anthropic, Target::Mcp] {
+        let out = fixed_point(alike, target);
+        assert!(
+            !out.to_string().contains("allOf"),
+            "{}: {out}",
+            target.name()
+        );
+        // The other two lose `p`, whose merge would let the second entry alone bind `name`.
+        for text in [unlike, required] {
+            let out = fixed_point(text, target);
+            assert!(
+                out["properties"].get("p").is_none(),
+                "{}: {out}",
+                target.name()
+            );
+        }
+    }
+}

@@ -52,7 +52,7 @@ impl Pass for MergeAllOf {
         match json::member(map, "allOf") {
             Some(Value::Array(entries)) if entries.len() == 1 => merge_single(node, cx),
             Some(Value::Array(entries)) if entries.len() > 1 => {
-                merge_several(map, cx);
+                merge_several(map, cx)?;
                 Ok(Flow::Continue)
             }
             _ => Ok(Flow::Continue),
@@ -208,12 +208,12 @@ fn mergeable(entry: &Value) -> bool {
     })
 }
 
-fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
     if node_conflicts(map) {
-        return;
+        return Ok(());
     }
     let Some(Value::Array(entries)) = json::member(map, "allOf") else {
-        return;
+        return Ok(());
     };
     // An entry typed as anything but an object cannot qualify, whatever its walk does; no walk is spent on it.
     let hopeless = entries.iter().any(|e| match e {
@@ -221,7 +221,7 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
         _ => true,
     });
     if hopeless {
-        return;
+        return Ok(());
     }
     // The entries are walked on copies: when they do not qualify, the allOf stays as it was and its entries are
     // walked as children, and nothing recorded by the tried walks remains.
@@ -238,7 +238,7 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
             .with_pointer(format!("{base}/allOf/{index}"));
         if cx.rewalk(entry, &how).is_err() || !mergeable(entry) {
             cx.rollback(mark);
-            return;
+            return Ok(());
         }
     }
     let entries: Vec<Map<String, Value>> = walked
@@ -248,10 +248,10 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
             _ => None,
         })
         .collect();
-    // The properties the entries' walks omitted (`target.omit-property`): the entry, the name, and whether the part
-    // removed was the property itself (else something below it).
+    // The properties the entries' walks omitted (`target.omit-property`): the entry, the name, and the pointer of
+    // the part removed below the property (empty when it was the property itself).
     let prefix = format!("{base}/allOf/");
-    let omitted: Vec<(usize, String, bool)> = cx
+    let omitted: Vec<(usize, String, String)> = cx
         .removed_parts()
         .get(removed_before..)
         .unwrap_or_default()
@@ -264,8 +264,11 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     // Where an entry lost a property, or part of one, that another participant declares, the merge would leave that
     // property bound by the other's schema alone, which admits values the lost part rejected. A property omitted
     // whole is left out of the result: closed, it admits none there, as in the closed entry; open, the result does
-    // not declare it, as the entry no longer does. One narrowed below it, or one an open result would still require
-    // (with any value), cannot be merged soundly, so the `allOf` stays as it was.
+    // not declare it, as the entry no longer does. Closed, one narrowed below it cannot be merged soundly, so the
+    // `allOf` stays as it was (strict then narrows around it or is given up). Open, an unmerged `allOf` would merge
+    // on the next pass, where nothing is omitted any more; so a property narrowed below it that another participant
+    // declares without the same part omitted, or one omitted whole that another participant requires (the result
+    // would require it with any value), fails the node, and the narrowing removes the nearest optional part around it.
     let elsewhere = |entry: usize, name: &str| {
         names(map).contains(&name)
             || entries
@@ -273,20 +276,49 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
                 .enumerate()
                 .any(|(i, p)| i != entry && names(p).contains(&name))
     };
-    let required = |name: &str| {
-        std::iter::once(&*map)
-            .chain(entries.iter())
-            .any(|p| requires(p, name))
-    };
-    if omitted.iter().any(|(entry, name, whole)| {
-        elsewhere(*entry, name) && (!whole || (!closes && required(name)))
-    }) {
-        cx.rollback(mark);
-        return;
+    if closes {
+        if omitted
+            .iter()
+            .any(|(entry, name, below)| !below.is_empty() && elsewhere(*entry, name))
+        {
+            cx.rollback(mark);
+            return Ok(());
+        }
+    } else {
+        // Every other participant that declares the property lost the same part of it.
+        let lost_alike = |entry: usize, name: &str, below: &str| {
+            !names(map).contains(&name)
+                && entries.iter().enumerate().all(|(i, p)| {
+                    i == entry
+                        || !names(p).contains(&name)
+                        || omitted
+                            .iter()
+                            .any(|(j, n, b)| *j == i && n == name && b == below)
+                })
+        };
+        let required = |name: &str| {
+            std::iter::once(&*map)
+                .chain(entries.iter())
+                .any(|p| requires(p, name))
+        };
+        let unsound = omitted.iter().any(|(entry, name, below)| {
+            if below.is_empty() {
+                elsewhere(*entry, name) && required(name)
+            } else {
+                !lost_alike(*entry, name, below)
+            }
+        });
+        if unsound {
+            cx.rollback(mark);
+            return Err(cx.fail(
+                FallbackKind::TargetUnsupported,
+                "allOf: an entry lost part of a property that another entry still declares or requires",
+            ));
+        }
     }
     let dropped: Vec<&str> = omitted
         .iter()
-        .filter(|(_, _, whole)| closes || *whole)
+        .filter(|(_, _, below)| closes || below.is_empty())
         .map(|(_, name, _)| name.as_str())
         .collect();
     let exact = merge_into(map, &entries, &dropped);
@@ -297,19 +329,20 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
         ChangeKind::Relaxed
     };
     cx.record(RULE, kind, Some("allOf"));
+    Ok(())
 }
 
 /// The property an entry's walk omitted, from the removed part's pointer below the node's `allOf/`: the entry's
-/// index, the name, and whether the part was the property itself (`<index>/properties/<name>`) rather than something
-/// below it.
-fn omitted_property(below: &str) -> Option<(usize, String, bool)> {
-    let mut tokens = below.split('/');
+/// index, the name, and the pointer of the part below the property (empty when the part was the property itself,
+/// `<index>/properties/<name>`).
+fn omitted_property(below: &str) -> Option<(usize, String, String)> {
+    let mut tokens = below.splitn(4, '/');
     let entry = tokens.next()?.parse::<usize>().ok()?;
     if tokens.next()? != "properties" {
         return None;
     }
     let name = crate::pointer::unescape(tokens.next()?);
-    Some((entry, name, tokens.next().is_none()))
+    Some((entry, name, tokens.next().unwrap_or_default().to_owned()))
 }
 
 /// The property names of a participant.
