@@ -607,10 +607,11 @@ fn applies(key: &str, ty: &str) -> bool {
 }
 
 /// A branch that `walk.narrow-any` made a string, annotations and `(type: any)` aside, before the type of its node
-/// was known (the union of a `$ref` target whose type the referencing node's sibling `properties` give) admitted
-/// any value: it takes the node's type `ty`, as it does where that type is known when the branch is walked, and the
-/// fragment goes. Otherwise it would admit nothing there, and isolation would remove it with what its description
-/// holds.
+/// was known (the union of a `$ref` target whose type the referencing node's sibling `properties` give, or the
+/// branch of an untyped union that `google.collapse-nullable` then marked `nullable`) admitted any value: it takes
+/// the node's type `ty`, as it does where that type is known when the branch is walked, and the fragment and the
+/// `nullable` mark go (a value of the node is not null). Otherwise it would admit nothing there, and isolation would
+/// remove it with what its description holds.
 fn retype_any(branch: &mut Value, ty: &str) {
     const FRAGMENT: &str = "(type: any)";
     let Some(map) = branch.as_object_mut() else {
@@ -618,9 +619,10 @@ fn retype_any(branch: &mut Value, ty: &str) {
     };
     if ty == "string"
         || map.get("type").and_then(Value::as_str) != Some("string")
-        || !map
-            .keys()
-            .all(|k| k == "type" || llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str()))
+        || !map.keys().all(|k| {
+            matches!(k.as_str(), "type" | "nullable")
+                || llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str())
+        })
     {
         return;
     }
@@ -637,6 +639,7 @@ fn retype_any(branch: &mut Value, ty: &str) {
     } else {
         json::set(map, "description", Value::String(rest));
     }
+    json::remove(map, "nullable");
     json::set(map, "type", Value::String(ty.to_owned()));
 }
 

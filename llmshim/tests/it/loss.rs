@@ -2719,3 +2719,30 @@ fn an_any_branch_of_a_target_typed_by_its_siblings_takes_that_type() {
         "{out}"
     );
 }
+
+/// Found by the loss property test on Google (seed 60221407), fixed: the untyped union in a branch of an object node
+/// held `{}`, which `walk.narrow-any` made a string, so the nullable collapse made the branch a nullable string and
+/// isolation removed it with its description. It now takes the node's type, without the `nullable` mark.
+const ANY_OR_NULL_BRANCH_OF_AN_OBJECT: &str = r#"{"properties":{"name":{"type":"object","any_of":[{"properties":{},"required":[]},{"description":"a","anyOf":[{"type":"null"},{}]}]}},"required":[]}"#;
+
+#[test]
+fn an_any_or_null_branch_of_an_object_takes_the_object_type() {
+    let input: Value =
+        serde_json::from_str(ANY_OR_NULL_BRANCH_OF_AN_OBJECT).expect("a JSON reproduction");
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(!report.used_fallback, "{report:?}");
+    assert_eq!(
+        out["properties"]["name"]["anyOf"][1],
+        json!({"description": "a", "type": "object"}),
+        "{out}"
+    );
+}
