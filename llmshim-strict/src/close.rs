@@ -231,8 +231,21 @@ fn originally_required<'m>(
     })
 }
 
-/// Replaces `schema` by `{"anyOf": [schema without description, {"type": "null"}], "description": …}`.
-fn wrap_nullable(schema: &mut Value) {
+/// Replaces `schema` by `{"anyOf": [schema without description, {"type": "null"}], "description": …}`, the
+/// description key only when the schema had one: the wrapper [`CloseObjects`] gives an optional property that does
+/// not admit null (`strict.nullable-optional`).
+///
+/// ```
+/// use serde_json::json;
+///
+/// let mut schema = json!({"type": "string", "description": "City"});
+/// llmshim_strict::wrap_nullable(&mut schema);
+/// assert_eq!(
+///     schema,
+///     json!({"anyOf": [{"type": "string"}, {"type": "null"}], "description": "City"})
+/// );
+/// ```
+pub fn wrap_nullable(schema: &mut Value) {
     let mut inner = std::mem::take(schema);
     let description = inner
         .as_object_mut()

@@ -67,7 +67,7 @@ mod limits;
 mod null;
 
 pub use check::{check, check_with};
-pub use close::CloseObjects;
+pub use close::{CloseObjects, wrap_nullable};
 pub use counters::{budget_counts, optional_count, union_count};
 pub use keep_list::{KEEP, KeepList, is_kept};
 pub use limits::fits;

@@ -175,7 +175,7 @@ impl Normalizer {
             if unchanged::unchanged(&effective, schema) {
                 return Outcome::Done(unchanged::report(), copy(schema), None);
             }
-            let (out, report) = pipeline::normalize_uncached(&effective, schema);
+            let (out, report) = uncached(&effective, schema);
             let original = settle(schema, out, &report);
             return Outcome::Done(report, original, None);
         };
@@ -190,7 +190,7 @@ impl Normalizer {
                 let (out, report) = if unchanged::unchanged(&effective, schema) {
                     (schema.clone(), unchanged::report())
                 } else {
-                    pipeline::normalize_uncached(&effective, schema)
+                    uncached(&effective, schema)
                 };
                 let input = std::mem::replace(schema, out);
                 let output = schema.clone();
@@ -207,12 +207,19 @@ impl Normalizer {
                 Outcome::Done(unchanged::report(), copy(schema), None)
             }
             Lookup::Unkeyed => {
-                let (out, report) = pipeline::normalize_uncached(&effective, schema);
+                let (out, report) = uncached(&effective, schema);
                 let original = settle(schema, out, &report);
                 Outcome::Done(report, original, None)
             }
         }
     }
+}
+
+/// The uncached normalization of `schema` with the effective `options`: built in one pass where the strict look
+/// finds that strict only closes its objects, walked otherwise.
+fn uncached(options: &Options, schema: &Value) -> (Value, Normalization) {
+    unchanged::strict_closed(options, schema)
+        .unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
 }
 
 /// What [`Normalizer::normalize_in`] did.

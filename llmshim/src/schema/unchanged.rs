@@ -18,12 +18,19 @@
 //! boolean schemas, type arrays, `nullable`, a target with hooks of its own, diagnostics, structured output) goes to
 //! the walk. Sizes stay far inside every budget: a node count, a depth and a bound on the literal bytes the walk
 //! would charge. The unit tests hold the answer to the walk's over the whole shared corpus and generated schemas.
+//!
+//! Under strict no schema comes back unchanged, but most tool schemas are changed only by closing their objects:
+//! [`strict_closed`] runs the same look with strict's conditions (the strict keep-list's keys, every node typed or
+//! a union, the few constraints it keeps or lifts) and then builds the output from one copy of the input, as the
+//! strict keep-list, the meta step and `llmshim_strict::CloseObjects` would leave it, with the walk's report.
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
-use llmshim_core::rules::{DefaultItems, EmptyProperties, Root};
+use llmshim_core::null::admits_null;
+use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
-use llmshim_core::{Normalization, RuleSet};
+use llmshim_core::{Normalization, RuleSet, json, lift};
+use llmshim_resolve::Draft;
 use serde_json::{Map, Value};
 
 use crate::schema::Options;
@@ -57,22 +64,175 @@ pub(crate) fn unchanged(options: &Options, input: &Value) -> bool {
     let Value::Object(root) = input else {
         return false;
     };
-    let mut look = Look {
-        rules,
-        keep: rules.keep_set(options.keywords),
-        max_nodes: options.budget.max_nodes.min(MAX_NODES),
-        max_depth: options.budget.max_depth.min(MAX_DEPTH),
-        max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
-        nodes: 0,
-        literal_bytes: 0,
-    };
+    let mut look = Look::<false>::new(options, rules, None);
     look.root(root) && look.node(root, 0, true)
 }
 
-/// The running state of one look.
-struct Look<'r> {
+/// The keys a node may hold for [`strict_closed`]: those every strict keep-list keeps and no strict step rewrites.
+const STRICT_KEYS: [&str; 9] = [
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "anyOf",
+    "additionalProperties",
+];
+
+/// The constraints (all on the lift list) [`strict_closed`] accepts with a scalar value: where the strict keep-list
+/// strips one, `close` lifts it into the description as the walk does; where it keeps one, it stays.
+const STRICT_LIFTED: [&str; 10] = [
+    "default",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "format",
+];
+
+/// Where strict normalization of `input` with the effective `options` certainly amounts to closing every object
+/// (`strict.close-object`, `strict.nullable-optional`), that output, built in one pass from the borrowed input, and
+/// the walk's report for it; `None` sends the schema to the walk.
+///
+/// The same look as [`unchanged`], with strict's own conditions: only the keys of [`STRICT_KEYS`], kept by the
+/// strict profile's keep-list as well as the rule set's; every node typed (an object with `properties`, an array
+/// with `items`, `required` naming only declared properties, an `enum` only on a string) or a union of typed
+/// branches below the root, so that no strict step but closing acts. Without diagnostics only: the report then holds
+/// no change records. The strict limits run on the output, as the walk's attempt runs them.
+pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
+    if !options.strict || options.diagnostics || options.structured_output || options.bypass {
+        return None;
+    }
+    let target = options.target.rules();
+    if target.hooks() != Hooks::NONE {
+        return None;
+    }
+    let rules = target.rules();
+    let profile = rules.strict?;
+    let Value::Object(root) = input else {
+        return None;
+    };
+    let mut look = Look::<true>::new(options, rules, Some(profile.keep.get(options.keywords)));
+    if !(look.root(root)
+        && root.get("type").and_then(Value::as_str) == Some("object")
+        && look.node(root, 0, true))
+    {
+        return None;
+    }
+    let mut out = root.clone();
+    let uri = Draft::Draft202012.uri();
+    let mut changed = match rules.schema_uri {
+        SchemaUri::Remove => json::remove(&mut out, "$schema").is_some(),
+        SchemaUri::Set2020 => match json::member_mut(&mut out, "$schema") {
+            Some(slot) if slot.as_str() != Some(uri) => {
+                *slot = Value::String(uri.to_owned());
+                true
+            }
+            _ => false,
+        },
+        // A rule this look does not know.
+        _ => return None,
+    };
+    changed |= close(&mut out, profile.keep.get(options.keywords));
+    let out = Value::Object(out);
+    if let Some(limits) = profile.openai_limits
+        && llmshim_strict::fits(&out, &limits).is_err()
+    {
+        return None;
+    }
+    Some((out, Normalization::produced(changed).with_strict(true)))
+}
+
+/// Closes every object in the node `map`, a copy of a node the strict look accepted, as
+/// `llmshim_strict::CloseObjects` closes it: children first, then each optional property that does not admit null
+/// wrapped (`strict.nullable-optional`), `required` naming every property in declared order and
+/// `additionalProperties: false`, each in place or appended (`strict.close-object`); returns whether anything
+/// changed. The copy keeps the input's hash tables, so only the keys added are hashed.
+fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> bool {
+    // The strict keep-list's step: the constraints it strips are lifted into the description in keyword order.
+    let mut changed = false;
+    if map.iter().any(|(key, value)| !keep.keeps(key, value)) {
+        let mut stripped: Vec<(String, Value)> = Vec::new();
+        map.retain(|key, value| {
+            let kept = keep.keeps(key, value);
+            if !kept {
+                stripped.push((key.clone(), std::mem::take(value)));
+            }
+            kept
+        });
+        stripped.sort_by(|(a, _), (b, _)| a.as_bytes().cmp(b.as_bytes()));
+        for (key, value) in &stripped {
+            lift::append(map, key, value);
+        }
+        changed = true;
+    }
+    let mut object = false;
+    for (key, value) in map.iter_mut() {
+        match (key.as_str(), value) {
+            ("type", Value::String(ty)) => object = ty == "object",
+            ("properties", Value::Object(properties)) => {
+                for child in properties.values_mut() {
+                    changed |= close_value(child, keep);
+                }
+            }
+            ("items", items) => changed |= close_value(items, keep),
+            ("anyOf", Value::Array(branches)) => {
+                for branch in branches {
+                    changed |= close_value(branch, keep);
+                }
+            }
+            _ => {}
+        }
+    }
+    if !object {
+        return changed;
+    }
+    // The originally required names, taken out of their place, which then receives every name.
+    let required = json::member_mut(map, "required").map(std::mem::take);
+    let originally = required
+        .as_ref()
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut names = Vec::new();
+    if let Some(Value::Object(properties)) = json::member_mut(map, "properties") {
+        names.reserve_exact(properties.len());
+        for (name, child) in properties.iter_mut() {
+            if !originally.iter().any(|r| r.as_str() == Some(name)) && !admits_null(child) {
+                llmshim_strict::wrap_nullable(child);
+                changed = true;
+            }
+            names.push(Value::String(name.clone()));
+        }
+    }
+    changed |=
+        originally.len() != names.len() || required.is_none() || originally != names.as_slice();
+    changed |= json::member(map, "additionalProperties") != Some(&Value::Bool(false));
+    json::set(map, "required", Value::Array(names));
+    json::set(map, "additionalProperties", Value::Bool(false));
+    changed
+}
+
+/// [`close`] on a schema that is an object; returns whether anything changed.
+fn close_value(value: &mut Value, keep: &KeepSet) -> bool {
+    match value {
+        Value::Object(map) => close(map, keep),
+        _ => false,
+    }
+}
+
+/// The running state of one look; `STRICT` is whether it looks for [`strict_closed`] (then `strict` is set), a
+/// constant so that the look without strict carries none of strict's conditions.
+struct Look<'r, const STRICT: bool> {
     rules: &'r RuleSet,
     keep: Option<&'r KeepSet>,
+    /// Under strict, the strict profile's keep-list; `None` without strict.
+    strict: Option<&'r KeepSet>,
     max_nodes: usize,
     max_depth: usize,
     max_literal_bytes: usize,
@@ -100,7 +260,26 @@ struct Node<'v> {
 /// string.
 const GROUPS: [&str; 4] = ["object", "array", "number", "string"];
 
-impl Look<'_> {
+impl<'r, const STRICT: bool> Look<'r, STRICT> {
+    /// The strict keep-list, where the look is for strict.
+    fn strict(&self) -> Option<&'r KeepSet> {
+        if STRICT { self.strict } else { None }
+    }
+
+    /// A look with the budgets of `options` over `rules`, under strict with the keep-list `strict`.
+    fn new(options: &'r Options, rules: &'r RuleSet, strict: Option<&'r KeepSet>) -> Self {
+        Look {
+            rules,
+            keep: rules.keep_set(options.keywords),
+            strict,
+            max_nodes: options.budget.max_nodes.min(MAX_NODES),
+            max_depth: options.budget.max_depth.min(MAX_DEPTH),
+            max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
+            nodes: 0,
+            literal_bytes: 0,
+        }
+    }
+
     /// The root rule: an object root where the rule set asks for one, none of the keys a shaped root may not keep.
     fn root(&self, root: &Map<String, Value>) -> bool {
         let shaped: &[&str] = match self.rules.root {
@@ -125,8 +304,36 @@ impl Look<'_> {
         let rules = self.rules;
         let mut node = Node::default();
         for (key, value) in map {
-            if self.keep.is_some_and(|keep| !keep.keeps(key, value))
+            // Strict: the root's `$schema` naming draft 7 or 2020-12, which the meta step removes before any
+            // keep-list reads it, or sets to 2020-12 in place (see `strict_closed`).
+            if STRICT
+                && root
+                && key == "$schema"
+                && value.as_str().is_some_and(|uri| {
+                    [Draft::Draft7, Draft::Draft202012]
+                        .iter()
+                        .any(|d| d.uri() == uri)
+                })
+                && (rules.schema_uri == SchemaUri::Remove
+                    || self.keep.is_none_or(|keep| keep.keeps(key, value))
+                        && self.strict().is_some_and(|keep| keep.keeps(key, value)))
+            {
+                self.literal_bytes = self.literal_bytes.saturating_add(
+                    key.len()
+                        .saturating_add(text_bytes(value.as_str().unwrap_or(""))),
+                );
+                continue;
+            }
+            // Under strict, a constraint the strict keep-list strips is lifted before the rule set's keep-list
+            // could read it; every other key must be one strict keeps, and so must the rule set.
+            let stripped = STRICT && self.strict().is_some_and(|keep| !keep.keeps(key, value));
+            let lifted = stripped && STRICT_LIFTED.contains(&key.as_str());
+            if (!lifted && self.keep.is_some_and(|keep| !keep.keeps(key, value)))
                 || rules.forbidden.contains(&key.as_str())
+                || (STRICT
+                    && ((stripped && !lifted)
+                        || !(STRICT_KEYS.contains(&key.as_str())
+                            || STRICT_LIFTED.contains(&key.as_str()))))
             {
                 return false;
             }
@@ -169,6 +376,12 @@ impl Look<'_> {
                     node.typed[1] = true;
                     node.typing = true;
                     0
+                }
+                // Strict: a boolean `additionalProperties`, which closing sets to `false` in place.
+                ("additionalProperties", Value::Bool(_)) if STRICT => {
+                    node.typed[0] = true;
+                    node.typing = true;
+                    SCALAR_BYTES
                 }
                 ("anyOf", Value::Array(branches)) => {
                     if root || branches.is_empty() {
@@ -243,9 +456,35 @@ impl Look<'_> {
     fn rewrites_nothing(&self, node: &Node<'_>) -> bool {
         let rules = self.rules;
         let Some(ty) = node.ty else {
-            // An untyped node: only annotations, perhaps a union, where no type is required (none is inferred).
-            return !node.typing && !rules.require_type;
+            // An untyped node: only annotations, perhaps a union, where no type is required (none is inferred);
+            // under strict a union (strict gives an untyped node of annotations only a type).
+            return !node.typing
+                && !rules.require_type
+                && (self.strict().is_none() || node.any_of.is_some());
         };
+        // Strict: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
+        // that has `properties` and requires none it lacks, `items` exactly on an array.
+        if self.strict().is_some() {
+            let object = ty == "object";
+            let fits = node.any_of.is_none()
+                && (!node.has_enum || ty == "string")
+                && (object == node.properties.is_some())
+                && (object || (node.required.is_none() && !node.typed[0]))
+                && node.required.is_none_or(|names| {
+                    names.iter().all(|name| {
+                        name.as_str()
+                            .is_some_and(|n| node.properties.is_some_and(|p| p.contains_key(n)))
+                    })
+                })
+                && ((ty == "array") == node.items.is_some())
+                && GROUPS.iter().zip(node.typed).all(|(of, present)| {
+                    !present || ty == *of || (*of == "number" && ty == "integer")
+                })
+                && (node.format.is_none() || ty == "string");
+            if !fits {
+                return false;
+            }
+        }
         if node.any_of.is_some()
             && (rules.collapse_nullable_any_of || rules.merge_combinators || rules.isolate_any_of)
         {
@@ -336,7 +575,7 @@ mod tests {
     use llmshim_core::rules::{DefaultItems, EmptyProperties, Root};
     use llmshim_core::walk::Hooks;
 
-    use super::{report, unchanged};
+    use super::{report, strict_closed, unchanged};
     use crate::schema::{Budget, Keywords, Nullable, Options, Target, pipeline};
 
     /// The options the look is asked with: every built-in target, without and with strict (made effective as the
@@ -456,6 +695,102 @@ mod tests {
             let hooks = options.target.rules().hooks() != llmshim_core::walk::Hooks::NONE;
             if !options.strict && !hooks && options.budget == Budget::default() {
                 assert!(hits > 100, "{}: {hits} hits", options.target.name());
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// The strict options [`strict_closed`] is asked with: every target with a strict profile, under both keyword
+    /// profiles, the other nullability policies and small budgets.
+    fn strict_options() -> Vec<Options> {
+        let mut all = Vec::new();
+        for target in Target::BUILTIN {
+            if target.rules().rules().strict.is_none() {
+                continue;
+            }
+            let strict = Options::for_target(target).with_strict(true);
+            for keywords in [Keywords::Current, Keywords::Conservative] {
+                all.push(strict.clone().with_keywords(keywords));
+            }
+            for nullable in [Nullable::Marker, Nullable::Remove] {
+                all.push(strict.clone().with_nullable(nullable));
+            }
+            for budget in [
+                Budget::default().with_max_literal_bytes(40),
+                Budget::default().with_max_nodes(3),
+                Budget::default().with_max_depth(2),
+            ] {
+                all.push(strict.clone().with_budget(budget));
+            }
+        }
+        all
+    }
+
+    /// Where the strict look builds an output for `input`, the walk's output (bytes, key order included) and report
+    /// must be exactly those; returns whether it built one.
+    fn closes(options: &Options, input: &Value) -> Result<bool, String> {
+        let Some((built, report)) = strict_closed(options, input) else {
+            return Ok(false);
+        };
+        let (out, walked) = pipeline::normalize_uncached(options, input);
+        let (a, b) = (serde_json::to_string(&out), serde_json::to_string(&built));
+        if a.is_err() || a.ok() != b.ok() || walked != report {
+            return Err(format!(
+                "{} {:?} {:?}: the strict look builds {built} with {report:?}, the walk gives {out} with {walked:?} for {input}",
+                options.target.name(),
+                options.keywords,
+                options.budget,
+            ));
+        }
+        Ok(true)
+    }
+
+    #[test]
+    fn the_strict_look_agrees_with_the_walk_on_the_whole_corpus() {
+        if testdata::require("the strict look over the corpus").is_none() {
+            return;
+        }
+        let schemas = corpus();
+        let tools: Vec<Value> = testdata::mcp_tool_files()
+            .into_iter()
+            .flat_map(|file| {
+                let value = testdata::read_json(&file).expect("MCP corpus files parse");
+                value["tools"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|tool| tool.get("inputSchema").cloned())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut problems = Vec::new();
+        for options in strict_options() {
+            let mut hits = 0;
+            for input in &schemas {
+                match closes(&options, input) {
+                    Ok(hit) => hits += usize::from(hit),
+                    Err(problem) => problems.push(problem),
+                }
+            }
+            let tool_hits = tools
+                .iter()
+                .filter(|input| strict_closed(&options, input).is_some())
+                .count();
+            eprintln!(
+                "strict look: {} {:?} {:?} {:?}: {hits} of {} schemas, {tool_hits} of {} MCP tools",
+                options.target.name(),
+                options.keywords,
+                options.nullable,
+                options.budget,
+                schemas.len(),
+                tools.len()
+            );
+            if options.budget == Budget::default() {
+                assert!(
+                    tool_hits * 4 > tools.len(),
+                    "{}: {tool_hits} hits",
+                    options.target.name()
+                );
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -645,6 +980,13 @@ mod tests {
                         map.insert("required".to_owned(), json!(names));
                     }
                     map.insert("properties".to_owned(), Value::Object(properties));
+                    // Now and then closed or open already, which strict closing replaces in place.
+                    if picks.get(4).copied().unwrap_or(false)
+                        && picks.get(5).copied().unwrap_or(false)
+                    {
+                        let open = picks.get(6).copied().unwrap_or(false);
+                        map.insert("additionalProperties".to_owned(), json!(open));
+                    }
                 }
                 if ty == "array" && picks.get(6).copied().unwrap_or(true) {
                     map.insert("items".to_owned(), items);
@@ -681,14 +1023,24 @@ mod tests {
     /// A document: an object root, most often.
     fn document() -> impl Strategy<Value = Value> {
         prop_oneof![
-            4 => (prop::collection::vec((prop::sample::select(vec!["a", "b", "c"]), schema()), 1..4), any::<bool>())
-                .prop_map(|(properties, require)| {
+            4 => (
+                prop::collection::vec((prop::sample::select(vec!["a", "b", "c"]), schema()), 1..4),
+                any::<bool>(),
+                prop::sample::select(vec![None, None, None, Some("http://json-schema.org/draft-07/schema#"), Some("https://json-schema.org/draft/2020-12/schema"), Some("http://json-schema.org/draft-04/schema#")]),
+            )
+                .prop_map(|(properties, require, uri)| {
                     let properties: Map<String, Value> =
                         properties.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
                     let names: Vec<&String> = properties.keys().collect();
                     let mut root = json!({"type": "object", "properties": properties.clone()});
-                    if require && let Value::Object(map) = &mut root {
-                        map.insert("required".to_owned(), json!(names));
+                    if let Value::Object(map) = &mut root {
+                        if require {
+                            map.insert("required".to_owned(), json!(names));
+                        }
+                        // A dialect, which the strict look takes at the root for draft 7 and 2020-12.
+                        if let Some(uri) = uri {
+                            map.insert("$schema".to_owned(), json!(uri));
+                        }
                     }
                     root
                 }),
@@ -729,6 +1081,83 @@ mod tests {
             panic!("{err}");
         }
         // The generator must reach the look's accepted shapes, or the property says nothing.
+        assert!(hits * 4 >= cases as usize, "{hits} hits in {cases} cases");
+    }
+
+    #[test]
+    fn the_strict_look_closes_simple_shapes_and_refuses_the_rest() {
+        let chat = Options::for_target(Target::OpenAiChat).with_strict(true);
+        let simple = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "description": "A", "default": "x"},
+                "b": {"type": "integer", "minimum": 1},
+                "c": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            },
+            "required": ["b"],
+            "additionalProperties": true
+        });
+        let Some((built, report)) = strict_closed(&chat, &simple) else {
+            panic!("the strict look refuses {simple}");
+        };
+        assert!(report.changed && report.strict && !report.used_fallback);
+        assert_eq!(built["required"], json!(["a", "b", "c"]));
+        assert_eq!(built["additionalProperties"], json!(false));
+        assert_eq!(closes(&chat, &simple), Ok(true));
+        let nested = (0..12).fold(
+            json!({"type": "string"}),
+            |inner, _| json!({"type": "object", "properties": {"n": inner}, "required": ["n"]}),
+        );
+        for input in [
+            // Deeper than the OpenAI strict limits: the walk demotes it.
+            nested,
+            // Refused though the walk would close them as the builder does (the look stays within shapes it
+            // states): an enum of strings on a number, a bound of another type, a format on a number.
+            json!({"type": "object", "properties": {"a": {"type": "integer", "enum": ["1"]}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string", "minimum": 1}}}),
+            json!({"type": "object", "properties": {"a": {"type": "number", "format": "double"}}}),
+            // A dialect other than draft 7 and 2020-12, with a bound it reads otherwise.
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                   "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),
+        ] {
+            assert_eq!(closes(&chat, &input), Ok(false), "{input}");
+        }
+    }
+
+    #[test]
+    fn the_strict_look_agrees_with_the_walk_on_generated_schemas() {
+        let cases = std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(256);
+        let seed = std::env::var("PROPTEST_RNG_SEED")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(16);
+        let config = Config {
+            cases,
+            rng_seed: RngSeed::Fixed(seed),
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let options = strict_options();
+        let hits = AtomicUsize::new(0);
+        let mut runner = TestRunner::new(config);
+        let result = runner.run(&document(), |input| {
+            for options in &options {
+                if closes(options, &input).map_err(TestCaseError::fail)? {
+                    hits.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Ok(())
+        });
+        let hits = hits.into_inner();
+        eprintln!("strict look: {hits} hits over {cases} generated schemas, seed {seed}");
+        if let Err(err) = result {
+            panic!("{err}");
+        }
+        // The generator must reach the strict look's accepted shapes, or the property says nothing.
         assert!(hits * 4 >= cases as usize, "{hits} hits in {cases} cases");
     }
 }
