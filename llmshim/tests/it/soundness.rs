@@ -2105,6 +2105,40 @@ fn a_kept_reference_entry_takes_only_the_kinds_its_node_admits() {
     }
 }
 
+/// Found by the property (seed 2642163826, mcp strict): the second `allOf` entry's `additionalProperties` schema
+/// makes `name`, which only the first entry declares, an array of strings; strict closed that entry to `false` in its
+/// walk, and the join of closed entries (`walk.merge-all-of`, relaxed) let the first entry's `name` (any value,
+/// narrowed to a string) bind it alone, so the output admitted `{"name": ""}`. Strict now gives up such an `allOf`
+/// (mcp demotes, chat and anthropic fall back at the root; below the root the optional property goes).
+#[test]
+fn an_all_of_entry_whose_additional_properties_bind_another_entry_property_is_not_joined() {
+    let input = json!({"properties": {}, "required": [], "$ref": "#/$defs/Tag", "$defs": {"Tag": {"allOf": [
+        {"properties": {"name": {}}, "required": []},
+        {"properties": {}, "required": [], "additionalProperties": {"type": "array", "items": {"type": "string"}}}]}}});
+    let instance = json!({"name": ""});
+    let original = validate::compile(&input).expect("the input compiles");
+    assert!(!validate::errors(&original, &instance).is_empty());
+    for target in Target::BUILTIN {
+        for strict in [false, true] {
+            let found = verdict(&input, target, strict, |_| {});
+            assert!(
+                !matches!(found, Verdict::Unsound(_)),
+                "{} strict={strict}: {found:?}",
+                target.name()
+            );
+        }
+    }
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let mut out = input.clone();
+    let report = normalizer.normalize_with(
+        &Options::for_target(Target::Mcp).with_strict(true),
+        &mut out,
+    );
+    assert!(!report.used_fallback && !report.strict, "{report:?}");
+    let output = validate::compile(&out).expect("the output compiles");
+    assert!(!validate::errors(&output, &instance).is_empty(), "{out}");
+}
+
 /// Found by the property (seeds 916651921713122 and 3133726450, Code Assist): the root `$ref` to
 /// `{"anyOf": [{"type": "string", "minProperties": 1}]}` beside `"type": "object"` admits nothing; the string branch
 /// loses its `minProperties` (`google.type-applicability`: it binds no string) and is merged into the node, whose

@@ -223,6 +223,44 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
     if hopeless {
         return Ok(());
     }
+    // An entry whose `additionalProperties` is a schema binds every property it does not declare. Only strict merges
+    // it (closing it to `false` in the entry's walk), and the join of closed entries would then let another
+    // participant's schema alone bind such a property; where another participant declares a name the entry does
+    // not, strict cannot express the `allOf` (a later walk of the node would meet the entries already closed), so the
+    // node fails and the narrowing removes the optional part around it, or strict is given up.
+    let binds_the_rest = |m: &Map<String, Value>| {
+        ["additionalProperties", "additional_properties"]
+            .into_iter()
+            .any(|k| {
+                json::member(m, k)
+                    .and_then(Value::as_object)
+                    .is_some_and(|a| !a.is_empty())
+            })
+    };
+    let rest_bound = entries.iter().enumerate().any(|(i, e)| {
+        let Value::Object(m) = e else { return false };
+        binds_the_rest(m) && {
+            let own = names(m);
+            std::iter::once(&*map)
+                .chain(
+                    entries
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .filter_map(|(_, p)| p.as_object()),
+                )
+                .any(|p| names(p).iter().any(|n| !own.contains(n)))
+        }
+    });
+    if rest_bound {
+        if cx.settings().strict {
+            return Err(cx.fail(
+                FallbackKind::StrictUnsupported,
+                "allOf: an entry's additionalProperties schema binds a property another entry declares",
+            ));
+        }
+        return Ok(());
+    }
     // The entries are walked on copies: when they do not qualify, the allOf stays as it was and its entries are
     // walked as children, and nothing recorded by the tried walks remains.
     let mut walked = entries.clone();
