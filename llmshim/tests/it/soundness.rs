@@ -116,6 +116,9 @@ struct Reading {
     /// `root.merge-alternatives` merged the root's `anyOf` or `oneOf` (named here) into one object: the branches'
     /// properties united, their `required` lists intersected, everything else in them lifted with the combinator.
     root_alternatives: Option<String>,
+    /// Drop lifted keywords below `not` and `if` as well (off in every real reading: there dropping one reads the
+    /// original as narrower than it is; a test switches it on to show the difference).
+    lifted_below_not: bool,
 }
 
 impl Reading {
@@ -171,6 +174,7 @@ impl Reading {
                 .iter()
                 .find(|c| c.rule == "root.merge-alternatives" && c.kind == ChangeKind::Relaxed)
                 .map(|c| c.pointer.trim_start_matches('/').to_owned()),
+            lifted_below_not: false,
         }
     }
 
@@ -196,6 +200,7 @@ fn read_original(original: &Value, reading: &Reading) -> Option<Value> {
         stack: Vec::new(),
         depth: 0,
         instance: true,
+        negated: false,
         branch: false,
         nodes: 0,
         at_root: true,
@@ -287,6 +292,10 @@ struct ReadCx<'a> {
     /// Whether the current node describes the instance positively (not below `not`, `if`, `then`, `else`,
     /// `contains`, `propertyNames` or `dependentSchemas`), where `walk.infer-type` runs.
     instance: bool,
+    /// Whether the current node is below `not` or `if`, where a keyword the output no longer enforces makes the
+    /// enclosing schema admit less, not more: there the reading keeps lifted keywords as written (dropping them
+    /// would read the original as narrower than it is).
+    negated: bool,
     /// Whether the current node is an `anyOf` or `oneOf` branch in such a position.
     branch: bool,
     /// Whether the current node is the root or stands for it (the target of the root's `$ref`, or of a `$ref` to
@@ -340,7 +349,9 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     for (key, value) in &map {
         let step = usize::from(consumes(key));
         cx.depth += step;
-        let position = (cx.instance, cx.branch);
+        let position = (cx.instance, cx.branch, cx.negated);
+        cx.negated =
+            !cx.reading.lifted_below_not && (cx.negated || matches!(key.as_str(), "not" | "if"));
         cx.instance = cx.instance
             && !matches!(
                 key.as_str(),
@@ -363,7 +374,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             _ => value.clone(),
         };
         cx.depth -= step;
-        (cx.instance, cx.branch) = position;
+        (cx.instance, cx.branch, cx.negated) = position;
         node.insert(key.clone(), value);
     }
     if cx.reading.siblings_win
@@ -404,7 +415,7 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
-    let mut read = relax(node, cx.reading, cx.root, cx.branch);
+    let mut read = relax(node, cx.reading, cx.root, cx.branch, cx.negated);
     if at_root
         && let (Some(combinator), Value::Object(root)) = (&cx.reading.root_alternatives, &mut read)
         && merge_root_alternatives(root, combinator).is_none()
@@ -547,8 +558,15 @@ fn shared_types(node: &Value, theirs: &Value) -> Option<Value> {
 
 /// The relaxations of one node whose children are read: a single-entry `allOf` merged with the entry winning, a key
 /// the node carries winning over its combinator branches', the lifted keywords dropped, a `oneOf` read as `anyOf`
-/// and the undeclared required names dropped, as `reading` says; `root` is the original document.
-fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: bool) -> Value {
+/// and the undeclared required names dropped, as `reading` says; `root` is the original document. Below `not` or
+/// `if` (`negated`) lifted keywords stay: a keyword no longer enforced there narrows the enclosing schema.
+fn relax(
+    mut map: Map<String, Value>,
+    reading: &Reading,
+    root: &Value,
+    branch: bool,
+    negated: bool,
+) -> Value {
     if reading.entry_wins
         && let Some(Value::Array(entries)) = map.get("allOf")
         && let [Value::Object(entry)] = entries.as_slice()
@@ -696,7 +714,7 @@ fn relax(mut map: Map<String, Value>, reading: &Reading, root: &Value, branch: b
         out.insert("type".to_owned(), json!(kind));
     }
     for (key, value) in &map {
-        if reading.lifted.contains(key) {
+        if reading.lifted.contains(key) && !negated {
             continue;
         }
         let key = if reading.one_of_as_any_of && key == "oneOf" && !map.contains_key("anyOf") {
@@ -2292,4 +2310,26 @@ fn a_reference_to_the_root_below_not_names_the_root_as_written() {
             target.name()
         );
     }
+}
+
+/// Found by the property (responses, seed 8675309): `responses.lookaround` deletes a lookaround from a `pattern`
+/// below `not` and lifts the original. The reading dropped the lifted `pattern` there too, which reads the original's
+/// `not` as refusing every string, so `""`, which both the original and the output admit, was reported as admitted
+/// by the output alone. Below `not` and `if` the reading now keeps lifted keywords as written: there a keyword the
+/// output no longer enforces makes the enclosing schema admit less, never more.
+#[test]
+fn a_keyword_lifted_below_not_is_read_as_written() {
+    // `type` is omitted (its `additionalProperties` refers to nothing): a narrowing, which the property checks.
+    let input = json!({"properties": {
+        "type": {"properties": {}, "required": [],
+            "additional_properties": {"properties": {}, "required": [], "$ref": "#/$defs/Node"}},
+        "name": {"type": "string", "not": {"type": "string", "pattern": "^(?=.*[A-Z])\\w{8,}$"}}},
+        "required": []});
+    let found = verdict(&input, Target::OpenAiResponses, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // Read without the fix (the lifted `pattern` dropped below `not` as well), the same output is reported unsound.
+    let dropped = verdict(&input, Target::OpenAiResponses, false, |r| {
+        r.lifted_below_not = true;
+    });
+    assert!(matches!(dropped, Verdict::Unsound(..)), "{dropped:?}");
 }
