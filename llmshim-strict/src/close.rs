@@ -67,168 +67,199 @@ impl Pass for CloseObjects {
 /// `required` lists longer than this are put in a hash set to look names up; shorter ones are scanned.
 const SCAN: usize = 16;
 
-/// Closing one object node: `properties` added, optional properties made nullable, every property required,
-/// `additionalProperties: false` (`strict.nullable-optional`, `strict.close-object`).
-///
-/// The node is read first and written only where it changes: an object that is already closed, the common case
-/// on a second pass, costs no copy of its names.
+/// The closing of one object node by [`CloseObjects`]: its changes recorded, a node it cannot close failed.
 fn close(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-    let (wrap, required_kept) = {
-        let required = originally_required(map, cx)?;
+    // The wrapped names are recorded only with diagnostics.
+    let diagnostics = cx.settings().diagnostics;
+    let closing = close_object(map, |name| {
+        if diagnostics {
+            cx.record_at(
+                NULLABLE_OPTIONAL,
+                ChangeKind::Rewritten,
+                &["properties", name],
+            );
+        }
+    });
+    match closing {
+        Ok(closing) => {
+            // A schema `additionalProperties` held is dropped on purpose (strict providers take only closed
+            // objects) and recorded as dropped at `<node>/additionalProperties`, so the report says what went.
+            if closing.dropped {
+                cx.record(
+                    CLOSE_OBJECT,
+                    ChangeKind::Dropped,
+                    Some("additionalProperties"),
+                );
+            }
+            if closing.closed {
+                cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, None);
+            }
+            Ok(())
+        }
+        Err(unclosable) => {
+            let kind = match unclosable {
+                Unclosable::RequiredNotStrings => FallbackKind::InvalidSchema,
+                _ => FallbackKind::StrictUnsupported,
+            };
+            Err(cx.fail(kind, unclosable.to_string()))
+        }
+    }
+}
+
+/// What [`close_object`] changed in one object node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Closing {
+    /// Some optional property was wrapped as nullable (`strict.nullable-optional`).
+    pub wrapped: bool,
+    /// `properties` was added, or `required` or `additionalProperties` written (`strict.close-object`).
+    pub closed: bool,
+    /// `additionalProperties` held a non-empty schema, which closing dropped.
+    pub dropped: bool,
+}
+
+/// Why [`close_object`] cannot close an object node; the node is then left as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unclosable {
+    /// `required` is not an array of strings.
+    RequiredNotStrings,
+    /// `properties` is not an object.
+    PropertiesNotObject,
+    /// `required` names a property the node does not declare (the name).
+    NotAProperty(String),
+}
+
+impl std::fmt::Display for Unclosable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::RequiredNotStrings => f.write_str("required must be an array of strings"),
+            Self::PropertiesNotObject => f.write_str("properties must be an object under strict"),
+            Self::NotAProperty(name) => write!(f, "required name {name:?} is not a property"),
+        }
+    }
+}
+
+impl std::error::Error for Unclosable {}
+
+/// Closes one object node as [`CloseObjects`] does in `leave`, with its steps 1 to 4: `properties` added when
+/// missing, each property that `required` does not name and that does not admit null ([`crate::admits_null`])
+/// wrapped with [`wrap_nullable`] (a kept reference's wrapper marked, and `wrapped` called with the property's name),
+/// `required` naming every property in declared order and `additionalProperties: false`, each in place or appended.
+/// Says what changed; the node's own type is not read.
+///
+/// The node is read first and written only where it changes: an object that is already closed, the common case on
+/// a second pass, costs no copy of its names.
+///
+/// # Errors
+///
+/// [`Unclosable`], before anything is written: a `required` that is not an array of strings, a `properties` that
+/// is not an object, a required name that is not a property.
+///
+/// ```
+/// use llmshim_strict::close_object;
+/// use serde_json::json;
+///
+/// let mut node = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]});
+/// let map = node.as_object_mut().ok_or("an object")?;
+/// let mut wrapped = Vec::new();
+/// let closing = close_object(map, |name| wrapped.push(name.to_owned()))?;
+/// assert!(closing.wrapped && closing.closed && !closing.dropped);
+/// assert_eq!(wrapped, ["a"]);
+/// assert_eq!(
+///     node,
+///     json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "b": {"type": "integer"}},
+///            "required": ["a", "b"], "additionalProperties": false})
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn close_object(
+    map: &mut Map<String, Value>,
+    mut wrapped: impl FnMut(&str),
+) -> Result<Closing, Unclosable> {
+    // Reads: whether the node can be closed, and whether `required` already names every property in order.
+    let (has_properties, required_kept) = {
+        let required: &[Value] = match json::member(map, "required") {
+            None => &[],
+            Some(Value::Array(names)) if names.iter().all(Value::is_string) => names,
+            Some(_) => return Err(Unclosable::RequiredNotStrings),
+        };
         let properties = match json::member(map, "properties") {
             None => None,
             Some(Value::Object(properties)) => Some(properties),
-            Some(_) => return Err(not_an_object(cx)),
+            Some(_) => return Err(Unclosable::PropertiesNotObject),
         };
         // Step 1 (check): every originally required name is a property.
         if let Some(missing) = required
             .iter()
+            .filter_map(Value::as_str)
             .find(|name| !properties.is_some_and(|p| json::has(p, name)))
         {
-            return Err(cx.fail(
-                FallbackKind::StrictUnsupported,
-                format!("required name {missing:?} is not a property"),
-            ));
+            return Err(Unclosable::NotAProperty(missing.to_owned()));
         }
-        let Some(properties) = properties else {
-            // No properties and nothing required: step 1 adds them, and no property is wrapped.
-            return finish(map, &[], false, true, cx);
+        let kept = properties.is_some_and(|properties| {
+            json::has(map, "required")
+                && required.len() == properties.len()
+                && required
+                    .iter()
+                    .zip(properties.keys())
+                    .all(|(n, k)| n.as_str() == Some(k))
+        });
+        (properties.is_some(), kept)
+    };
+    let mut closing = Closing::default();
+    // Step 1: no properties and nothing required (checked above): empty ones are added.
+    if !has_properties {
+        map.insert("properties".to_owned(), Value::Object(Map::new()));
+        closing.closed = true;
+    }
+    // Steps 2 and 3, where `required` does not already name every property (then none is optional). The originally
+    // required names are taken out of their place, which then receives every name.
+    if !required_kept {
+        let original = json::member_mut(map, "required").map(std::mem::take);
+        let required = match &original {
+            Some(Value::Array(names)) => names.as_slice(),
+            _ => &[],
         };
-        // Step 2 (which): the places of optional properties that do not admit null. A short `required` list is
-        // scanned: cheaper than hashing every name into a set (the common case by far).
+        // A short `required` list is scanned: cheaper than hashing every name into a set (the common case by far).
         let set: Option<HashSet<&str>> =
-            (required.len() > SCAN).then(|| required.iter().copied().collect());
+            (required.len() > SCAN).then(|| required.iter().filter_map(Value::as_str).collect());
         let is_required = |name: &str| match &set {
             Some(set) => set.contains(name),
-            None => required.contains(&name),
+            None => required.iter().any(|r| r.as_str() == Some(name)),
         };
-        let wrap: Vec<usize> = properties
-            .iter()
-            .enumerate()
-            .filter(|(_, (name, schema))| !is_required(name) && !admits_null(schema))
-            .map(|(at, _)| at)
-            .collect();
-        // Step 3 (check): `required` already names every property in declared order.
-        let kept = match json::member(map, "required") {
-            Some(Value::Array(names)) => {
-                names.len() == properties.len()
-                    && names
-                        .iter()
-                        .zip(properties.keys())
-                        .all(|(n, k)| n.as_str() == Some(k))
+        let mut names = Vec::new();
+        if let Some(Value::Object(properties)) = json::member_mut(map, "properties") {
+            names.reserve_exact(properties.len());
+            for (name, schema) in properties.iter_mut() {
+                if !is_required(name) && !admits_null(schema) {
+                    wrap_nullable(schema);
+                    // A kept reference's definition may admit null by itself, which only the finished walk knows:
+                    // the site is marked so that the alternative is dropped again then.
+                    if let Value::Object(wrapper) = schema
+                        && let Some(site) =
+                            json::member_mut(wrapper, "anyOf").and_then(|b| b.get_mut(0))
+                        && llmshim_core::defs::site_name(site).is_some()
+                    {
+                        llmshim_core::defs::mark_optional(site);
+                    }
+                    closing.wrapped = true;
+                    wrapped(name);
+                }
+                names.push(Value::String(name.clone()));
             }
-            _ => false,
-        };
-        (wrap, kept)
-    };
-    finish(map, &wrap, required_kept, false, cx)
-}
-
-/// Writes the closing of one object node: `properties` added when `add_properties`, the properties at the places
-/// in `wrap` made nullable, `required` set to every property name unless `required_kept`, and
-/// `additionalProperties: false`.
-fn finish(
-    map: &mut Map<String, Value>,
-    wrap: &[usize],
-    required_kept: bool,
-    add_properties: bool,
-    cx: &mut NodeCtx<'_>,
-) -> Result<(), FallbackReason> {
-    let mut changed = false;
-    if add_properties {
-        map.insert("properties".to_owned(), Value::Object(Map::new()));
-        changed = true;
-    }
-    let Some(Value::Object(properties)) = json::member_mut(map, "properties") else {
-        return Err(not_an_object(cx));
-    };
-    // The wrapped names are kept only to be recorded, which only diagnostics do.
-    let diagnostics = cx.settings().diagnostics;
-    let mut wrapped: Vec<String> = Vec::with_capacity(if diagnostics { wrap.len() } else { 0 });
-    let mut places = wrap.iter().copied().peekable();
-    for (at, (name, schema)) in properties.iter_mut().enumerate() {
-        if places.peek() != Some(&at) {
-            continue;
         }
-        places.next();
-        wrap_nullable(schema);
-        // A kept reference's definition may admit null by itself, which only the finished walk knows: the site
-        // is marked so that the alternative is dropped again then.
-        if let Some(site) = schema.get_mut("anyOf").and_then(|b| b.get_mut(0))
-            && llmshim_core::defs::site_name(site).is_some()
-        {
-            llmshim_core::defs::mark_optional(site);
-        }
-        if diagnostics {
-            wrapped.push(name.clone());
-        }
+        json::set(map, "required", Value::Array(names));
+        closing.closed = true;
     }
-    let names = (!required_kept)
-        .then(|| Value::Array(properties.keys().cloned().map(Value::String).collect()));
-    for name in &wrapped {
-        cx.record_at(
-            NULLABLE_OPTIONAL,
-            ChangeKind::Rewritten,
-            &["properties", name],
-        );
-    }
-
-    // Step 3: every name is required, in declared order.
-    if let Some(names) = names {
-        json::set(map, "required", names);
-        changed = true;
-    }
-
-    // Step 4: the object is closed. A schema it held is dropped on purpose (strict providers take only closed
-    // objects) and recorded as dropped at `<node>/additionalProperties`, so the report says what went.
+    // Step 4: the object is closed.
     let previous = json::member(map, "additionalProperties");
     if previous != Some(&Value::Bool(false)) {
-        let schema_dropped = previous.is_some_and(|v| v.as_object().is_some_and(|s| !s.is_empty()));
+        closing.dropped = previous.is_some_and(|v| v.as_object().is_some_and(|s| !s.is_empty()));
         json::set(map, "additionalProperties", Value::Bool(false));
-        changed = true;
-        if schema_dropped {
-            cx.record(
-                CLOSE_OBJECT,
-                ChangeKind::Dropped,
-                Some("additionalProperties"),
-            );
-        }
+        closing.closed = true;
     }
-    if changed {
-        cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, None);
-    }
-    Ok(())
-}
-
-/// The failure of a `properties` that is not an object.
-#[cold]
-fn not_an_object(cx: &NodeCtx<'_>) -> FallbackReason {
-    cx.fail(
-        FallbackKind::StrictUnsupported,
-        "properties must be an object under strict",
-    )
-}
-
-/// The names of `required` as read at W24: absent means none; anything but an array of strings is invalid.
-fn originally_required<'m>(
-    map: &'m Map<String, Value>,
-    cx: &NodeCtx<'_>,
-) -> Result<Vec<&'m str>, FallbackReason> {
-    let Some(required) = json::member(map, "required") else {
-        return Ok(Vec::new());
-    };
-    let names = required.as_array().and_then(|entries| {
-        entries
-            .iter()
-            .map(Value::as_str)
-            .collect::<Option<Vec<&str>>>()
-    });
-    names.ok_or_else(|| {
-        cx.fail(
-            FallbackKind::InvalidSchema,
-            "required must be an array of strings",
-        )
-    })
+    Ok(closing)
 }
 
 /// Replaces `schema` by `{"anyOf": [schema without description, {"type": "null"}], "description": …}`, the

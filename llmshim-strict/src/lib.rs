@@ -9,7 +9,8 @@
 //!   dropped (`strict.keyword`).
 //! - [`CloseObjects`] (step W26, in `leave`): every `type: "object"` node gets `properties`, optional properties
 //!   become nullable alternatives (`strict.nullable-optional`), `required` lists every property in declared order
-//!   and `additionalProperties` is `false` (`strict.close-object`).
+//!   and `additionalProperties` is `false` (`strict.close-object`); [`close_object`] is that closing on one object
+//!   node, for callers that build a strict schema without the walk.
 //! - [`check`] and [`check_with`]: the strict acceptance check of a finished schema.
 //! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`] (both in one walk:
 //!   [`budget_counts`]): the Anthropic request budget's counters, and [`admits_null`].
@@ -67,7 +68,7 @@ mod limits;
 mod null;
 
 pub use check::{check, check_with};
-pub use close::{CloseObjects, wrap_nullable};
+pub use close::{CloseObjects, Closing, Unclosable, close_object, wrap_nullable};
 pub use counters::{budget_counts, optional_count, union_count};
 pub use keep_list::{KEEP, KeepList, is_kept};
 pub use limits::fits;

@@ -26,7 +26,6 @@
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
-use llmshim_core::null::admits_null;
 use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, RuleSet, json, lift};
@@ -139,7 +138,7 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
         // A rule this look does not know.
         _ => return None,
     };
-    changed |= close(&mut out, profile.keep.get(options.keywords));
+    changed |= close(&mut out, profile.keep.get(options.keywords))?;
     let out = Value::Object(out);
     if let Some(limits) = profile.openai_limits
         && llmshim_strict::fits(&out, &limits).is_err()
@@ -150,11 +149,11 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
 }
 
 /// Closes every object in the node `map`, a copy of a node the strict look accepted, as
-/// `llmshim_strict::CloseObjects` closes it: children first, then each optional property that does not admit null
-/// wrapped (`strict.nullable-optional`), `required` naming every property in declared order and
-/// `additionalProperties: false`, each in place or appended (`strict.close-object`); returns whether anything
-/// changed. The copy keeps the input's hash tables, so only the keys added are hashed.
-fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> bool {
+/// `llmshim_strict::CloseObjects` closes it: the constraints the strict keep-list strips lifted, children first,
+/// then each object closed by `llmshim_strict::close_object`, the closing the pass itself runs; returns whether
+/// anything changed, `None` where closing fails (the walk then fails too). The copy keeps the input's hash tables,
+/// so only the keys added are hashed.
+fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> Option<bool> {
     // The strict keep-list's step: the constraints it strips are lifted into the description in keyword order.
     let mut changed = false;
     if map.iter().any(|(key, value)| !keep.keeps(key, value)) {
@@ -178,51 +177,31 @@ fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> bool {
             ("type", Value::String(ty)) => object = ty == "object",
             ("properties", Value::Object(properties)) => {
                 for child in properties.values_mut() {
-                    changed |= close_value(child, keep);
+                    changed |= close_value(child, keep)?;
                 }
             }
-            ("items", items) => changed |= close_value(items, keep),
+            ("items", items) => changed |= close_value(items, keep)?,
             ("anyOf", Value::Array(branches)) => {
                 for branch in branches {
-                    changed |= close_value(branch, keep);
+                    changed |= close_value(branch, keep)?;
                 }
             }
             _ => {}
         }
     }
     if !object {
-        return changed;
+        return Some(changed);
     }
-    // The originally required names, taken out of their place, which then receives every name.
-    let required = json::member_mut(map, "required").map(std::mem::take);
-    let originally = required
-        .as_ref()
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let mut names = Vec::new();
-    if let Some(Value::Object(properties)) = json::member_mut(map, "properties") {
-        names.reserve_exact(properties.len());
-        for (name, child) in properties.iter_mut() {
-            if !originally.iter().any(|r| r.as_str() == Some(name)) && !admits_null(child) {
-                llmshim_strict::wrap_nullable(child);
-                changed = true;
-            }
-            names.push(Value::String(name.clone()));
-        }
-    }
-    changed |=
-        originally.len() != names.len() || required.is_none() || originally != names.as_slice();
-    changed |= json::member(map, "additionalProperties") != Some(&Value::Bool(false));
-    json::set(map, "required", Value::Array(names));
-    json::set(map, "additionalProperties", Value::Bool(false));
-    changed
+    // A node `close_object` refuses is one the walk fails on (the look accepts only `required` lists of strings).
+    let closing = llmshim_strict::close_object(map, |_| {}).ok()?;
+    Some(changed || closing.wrapped || closing.closed)
 }
 
-/// [`close`] on a schema that is an object; returns whether anything changed.
-fn close_value(value: &mut Value, keep: &KeepSet) -> bool {
+/// [`close`] on a schema that is an object; returns whether anything changed, `None` where closing fails.
+fn close_value(value: &mut Value, keep: &KeepSet) -> Option<bool> {
     match value {
         Value::Object(map) => close(map, keep),
-        _ => false,
+        _ => Some(false),
     }
 }
 
@@ -463,19 +442,14 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 && (self.strict().is_none() || node.any_of.is_some());
         };
         // Strict: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
-        // that has `properties` and requires none it lacks, `items` exactly on an array.
+        // that has `properties`, `items` exactly on an array. A `required` naming a property the object lacks is
+        // refused by `close_object` when the output is built.
         if self.strict().is_some() {
             let object = ty == "object";
             let fits = node.any_of.is_none()
                 && (!node.has_enum || ty == "string")
                 && (object == node.properties.is_some())
                 && (object || (node.required.is_none() && !node.typed[0]))
-                && node.required.is_none_or(|names| {
-                    names.iter().all(|name| {
-                        name.as_str()
-                            .is_some_and(|n| node.properties.is_some_and(|p| p.contains_key(n)))
-                    })
-                })
                 && ((ty == "array") == node.items.is_some())
                 && GROUPS.iter().zip(node.typed).all(|(of, present)| {
                     !present || ty == *of || (*of == "number" && ty == "integer")
@@ -1127,6 +1101,9 @@ mod tests {
             json!({"type": "object", "properties": {"a": {"type": "integer", "enum": ["1"]}}}),
             json!({"type": "object", "properties": {"a": {"type": "string", "minimum": 1}}}),
             json!({"type": "object", "properties": {"a": {"type": "number", "format": "double"}}}),
+            // A required name the object does not declare, which closing refuses (so does the walk).
+            json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}},
+                   "required": ["c"]}}}),
             // A dialect other than draft 7 and 2020-12, with a bound it reads otherwise.
             json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
                    "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),
