@@ -119,6 +119,10 @@ struct Reading {
     /// Drop lifted keywords below `not` and `if` as well (off in every real reading: there dropping one reads the
     /// original as narrower than it is; a test switches it on to show the difference).
     lifted_below_not: bool,
+    /// Drop a replaced `properties` (or another key in [`NAMING`]) outright even where a kept key reads what it names
+    /// (off in every real reading: there dropping it reads the original as narrower than it is; a test switches it
+    /// on to show the difference).
+    replaced_names_vanish: bool,
 }
 
 impl Reading {
@@ -175,6 +179,7 @@ impl Reading {
                 .find(|c| c.rule == "root.merge-alternatives" && c.kind == ChangeKind::Relaxed)
                 .map(|c| c.pointer.trim_start_matches('/').to_owned()),
             lifted_below_not: false,
+            replaced_names_vanish: false,
         }
     }
 
@@ -446,13 +451,68 @@ fn strip_from_merged(
         if let Some(Value::Array(branches)) = node.get_mut(combinator) {
             for branch in branches.iter_mut() {
                 if let Value::Object(b) = branch {
-                    b.retain(|key, _| key == "description" || !winner.contains_key(key));
+                    yield_to(b, winner, reading);
                     // A narrowing carries a kept branch's keys up through every union it sits in, so a branch's
                     // own branches may have been merged into the node too before the winner's keys replaced them.
                     strip_from_merged(b, winner, reading);
                 }
             }
         }
+    }
+}
+
+/// The keys whose value names properties, patterns or places, each with the keys that read those names: what an
+/// `additionalProperties` binds depends on the `properties` and `patternProperties` beside it, what `items` binds on
+/// `prefixItems`, and so on.
+const NAMING: [(&str, [&str; 2]); 4] = [
+    (
+        "properties",
+        ["additionalProperties", "unevaluatedProperties"],
+    ),
+    (
+        "patternProperties",
+        ["additionalProperties", "unevaluatedProperties"],
+    ),
+    ("prefixItems", ["items", "unevaluatedItems"]),
+    ("items", ["additionalItems", "unevaluatedItems"]),
+];
+
+/// Removes from `branch` (a union branch or an `allOf` entry the pipeline may have merged into a node) every key but
+/// `description` that `winner` carries. A removed key of [`NAMING`] beside a kept key that reads its names stays with
+/// each name, pattern or place admitting anything: the winner replaced what the branch said about those names, not
+/// the names themselves. An `allOf` the target's own walk cannot merge is merged only in the walk of the node with
+/// the winner's keys in place, which unites the entries' properties with the winner's; the entries' names then stay
+/// outside what their `additionalProperties` binds.
+fn yield_to(branch: &mut Map<String, Value>, winner: &Map<String, Value>, reading: &Reading) {
+    let mut kept_names = Vec::new();
+    if !reading.replaced_names_vanish {
+        for (key, readers) in NAMING {
+            if !winner.contains_key(key)
+                || readers
+                    .iter()
+                    .all(|r| !branch.contains_key(*r) || winner.contains_key(*r))
+            {
+                continue;
+            }
+            let anything = match (key, branch.get(key)) {
+                ("properties" | "patternProperties", Some(Value::Object(names))) => Value::Object(
+                    names
+                        .keys()
+                        .map(|n| (n.clone(), Value::Bool(true)))
+                        .collect(),
+                ),
+                (_, Some(Value::Array(places))) => {
+                    Value::Array(vec![Value::Bool(true); places.len()])
+                }
+                ("items", Some(_)) => Value::Bool(true),
+                _ => continue,
+            };
+            kept_names.push((key, anything));
+        }
+    }
+    branch.retain(|key, _| key == "description" || !winner.contains_key(key));
+    for (key, anything) in kept_names {
+        branch.insert(key.to_owned(), anything);
     }
 }
 
@@ -2332,4 +2392,53 @@ fn a_keyword_lifted_below_not_is_read_as_written() {
         r.lifted_below_not = true;
     });
     assert!(matches!(dropped, Verdict::Unsound(..)), "{dropped:?}");
+}
+
+/// Found by the property (chat strict, seed 253487261): the target of `{"$ref": "#/$defs/Item", "properties": {},
+/// "required": []}` is an `allOf` whose first entry declares `name` and binds every other property to an integer.
+/// The target's walk cannot merge the entries (its root is left open, so the `additionalProperties` schema stays), so
+/// they are merged in the walk of the node with the siblings in place, which unites the entries' `properties` with the
+/// siblings': the output keeps `name` as a string. The reading stripped the entry's `properties` (the siblings carry
+/// one) but kept its `additionalProperties`, which then bound `name` to an integer: `{"name": {"name": ""}}`, which
+/// the input admits too, was reported as admitted by the output alone. A replaced `properties` now leaves its names
+/// admitting anything where an `additionalProperties` stays beside it.
+#[test]
+fn a_ref_sibling_leaves_the_names_of_the_entries_it_replaces_declared() {
+    let input = json!({"properties": {"name": {"anyOf": [{"allOf": [{"type": "string"}, {"type": "string"}]},
+        {"properties": {}, "required": [], "$ref": "#/$defs/Item"}]}}, "required": [], "$defs": {
+        "Node": {"properties": {}, "required": []},
+        "Item": {"allOf": [{"properties": {"name": {"type": "string"}}, "required": [],
+            "additionalProperties": {"type": "integer"}}, {"properties": {}, "required": []}]}}});
+    let instance = json!({"name": {"name": ""}});
+    let original = validate::compile(&input).expect("the input compiles");
+    assert!(validate::errors(&original, &instance).is_empty());
+    let found = verdict(&input, Target::OpenAiChat, true, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // Read without the fix (the entry's names gone with its `properties`), the same output is reported unsound for
+    // that instance.
+    let vanished = verdict(&input, Target::OpenAiChat, true, |r| {
+        r.replaced_names_vanish = true;
+    });
+    assert!(
+        matches!(&vanished, Verdict::Unsound(why) if why.starts_with(&format!("chat strict=true: {instance} "))),
+        "{vanished:?}"
+    );
+    // The other keys the siblings carry are still stripped, and so are names where nothing reads them.
+    let reading = Reading {
+        entry_wins: true,
+        siblings_win: true,
+        ..Reading::default()
+    };
+    let input = json!({"properties": {"a": {"$ref": "#/$defs/E", "properties": {}, "prefixItems": [{}],
+        "required": []}}, "$defs": {"E": {"allOf": [
+        {"properties": {"x": {"type": "string"}}, "required": ["x"], "additionalProperties": {"type": "integer"},
+            "prefixItems": [{"type": "string"}, {"type": "string"}], "items": false},
+        {"properties": {"y": {"type": "string"}}, "prefixItems": [{"type": "string"}]}]}}});
+    let read = read_original(&input, &reading).expect("a readable schema");
+    assert_eq!(
+        read["properties"]["a"]["allOf"],
+        json!([{"additionalProperties": {"type": "integer"}, "items": false, "properties": {"x": true},
+            "prefixItems": [true, true]}, {}]),
+        "{read}"
+    );
 }
