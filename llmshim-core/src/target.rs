@@ -44,6 +44,17 @@ pub trait TargetRules: Send + Sync + std::fmt::Debug {
         Hooks::BOTH
     }
 
+    /// The keys whose presence on a schema object can make [`enter`](Self::enter) act on it: on a schema object
+    /// (as the walk hands it to `enter`) that holds none of them, `enter` changes nothing, records nothing and
+    /// returns `Ok(())`, wherever the object stands. `None`, the default, says that `enter` may act on any node,
+    /// which is always correct.
+    ///
+    /// The normalizer reads it before the walk: with a list, a schema that the rule-set data leaves as it is and
+    /// whose schema objects hold none of these keys is handed back without being walked.
+    fn enter_keys(&self) -> Option<&[&str]> {
+        None
+    }
+
     /// Step W18: runs on every visited schema object after type inference.
     ///
     /// # Errors

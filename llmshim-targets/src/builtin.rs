@@ -13,6 +13,7 @@ pub struct Builtin {
     id: &'static str,
     rules: RuleSet,
     enter: Option<Hook>,
+    enter_keys: Option<&'static [&'static str]>,
 }
 
 impl Builtin {
@@ -21,12 +22,20 @@ impl Builtin {
             id,
             rules: *rules,
             enter: None,
+            enter_keys: None,
         }
     }
 
     /// Sets the hook run at the target's `enter` step.
     pub(crate) const fn with_enter(mut self, hook: Hook) -> Self {
         self.enter = Some(hook);
+        self
+    }
+
+    /// Declares the keys whose presence on a schema object can make the `enter` hook act
+    /// ([`TargetRules::enter_keys`]).
+    pub(crate) const fn with_enter_keys(mut self, keys: &'static [&'static str]) -> Self {
+        self.enter_keys = Some(keys);
         self
     }
 }
@@ -43,6 +52,14 @@ impl TargetRules for Builtin {
     fn hooks(&self) -> Hooks {
         // A built-in target has no `leave` hook.
         Hooks::when(self.enter.is_some(), Hooks::ENTER)
+    }
+
+    fn enter_keys(&self) -> Option<&[&str]> {
+        match self.enter {
+            // No hook acts on no node.
+            None => Some(&[]),
+            Some(_) => self.enter_keys,
+        }
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {

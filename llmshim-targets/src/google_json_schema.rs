@@ -30,8 +30,12 @@ use serde_json::{Map, Value};
 use crate::Builtin;
 
 /// Gemini through its JSON Schema fields.
-pub static GOOGLE_JSON_SCHEMA: Builtin =
-    Builtin::new("google-json-schema", &RULES).with_enter(enter);
+pub static GOOGLE_JSON_SCHEMA: Builtin = Builtin::new("google-json-schema", &RULES)
+    .with_enter(enter)
+    .with_enter_keys(&ENTER_KEYS);
+
+/// The keys [`enter`] reads: on a node with none of them, each of its rules finds nothing to do.
+const ENTER_KEYS: [&str; 5] = ["nullable", "const", "enum", "format", "allOf"];
 
 /// Function declarations gathered in `[{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}]`,
 /// never a `strict` key; an object schema without properties is left out, as on the `parameters` dialect. A
