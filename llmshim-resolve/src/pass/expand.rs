@@ -773,7 +773,11 @@ impl<'a> Expand<'_, 'a> {
             if target.draft.uses_plain_id() && matches!(t.get("id"), Some(Value::String(_))) {
                 json::remove(t, "id");
             }
-            substitute(&around.over, t, *target.base == **cx.base());
+            let same_base = *target.base == **cx.base();
+            substitute(&around.over, t, same_base);
+            if cx.settings().strict && same_base {
+                declare_sibling_names(&around.over, t);
+            }
         }
         let before = walked
             .get("description")
@@ -911,6 +915,25 @@ fn substitute(over: &Map<String, Value>, target: &mut Map<String, Value>, same_b
                 *slot = value.clone();
             }
         }
+    }
+}
+
+/// Under strict, a target whose `allOf` of several entries the walk may merge, and which has no `properties` of its
+/// own, gets the siblings' `properties` before its walk (the merged node has them either way, and the target's walk
+/// leaves them unwalked): `walk.merge-all-of` then sees the names the merged node declares, and gives up an entry
+/// whose `additionalProperties` schema binds one of them. Its walk would otherwise close that entry, and the walk of
+/// the merged node would join the closed entries with the siblings' names, which the schema no longer binds.
+fn declare_sibling_names(over: &Map<String, Value>, target: &mut Map<String, Value>) {
+    let several = ["allOf", "all_of"].into_iter().any(|k| {
+        json::member(target, k)
+            .and_then(Value::as_array)
+            .is_some_and(|entries| entries.len() > 1)
+    });
+    if !several || json::has(target, "properties") {
+        return;
+    }
+    if let Some(properties @ Value::Object(_)) = json::member(over, "properties") {
+        target.insert("properties".to_owned(), properties.clone());
     }
 }
 

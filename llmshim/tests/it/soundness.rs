@@ -2442,3 +2442,63 @@ fn a_ref_sibling_leaves_the_names_of_the_entries_it_replaces_declared() {
         "{read}"
     );
 }
+
+/// Found by the property (chat strict, seed 253487261, once its reading of a `$ref`'s siblings was fixed): the entry
+/// whose `additionalProperties` schema binds the properties it does not declare is behind a `$ref`, which the check
+/// `walk.merge-all-of` makes on the entries as written did not see. In the first input the `allOf` is the target of a
+/// reference whose sibling `properties` declare `default`: the target's walk could not merge the entries (its root
+/// stays open), closed them as children, and the walk of the node merged with the siblings joined the closed entries
+/// with `default`, which the schema (a string) no longer bound. In the second the entry itself is a `$ref`, in an
+/// `allOf` inside a reference's target, walked again the same way. Either output admitted an object the input rejects;
+/// strict now gives both up (mcp demotes, chat and the others omit the optional part).
+#[test]
+fn an_all_of_entry_behind_a_ref_whose_additional_properties_bind_another_property_is_not_joined() {
+    let cases = [
+        (
+            json!({"properties": {"name": {"properties": {"default": {"$ref": "#/$defs/Item"}}, "required": [],
+                "$ref": "#/$defs/Item"}}, "required": [], "$defs": {"Item": {"allOf": [
+                {"properties": {}, "required": [], "additionalProperties": {"type": "string"}},
+                {"properties": {}, "required": []}]}}}),
+            json!({"name": {"default": {}}}),
+        ),
+        (
+            json!({"properties": {"name": {"$ref": "#/$defs/Tag"}}, "required": [], "$defs": {
+                "Tag": {"properties": {"p": {"allOf": [{"$ref": "#/$defs/Item"},
+                    {"properties": {"y": {"type": "string"}}, "required": []}]}}, "required": []},
+                "Item": {"properties": {"x": {"type": "string"}}, "required": [],
+                    "additionalProperties": {"type": "integer"}}}}),
+            json!({"name": {"p": {"x": "", "y": ""}}}),
+        ),
+    ];
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    for (input, instance) in cases {
+        let original = validate::compile(&input).expect("the input compiles");
+        assert!(
+            !validate::errors(&original, &instance).is_empty(),
+            "{input}"
+        );
+        for target in Target::BUILTIN {
+            for strict in [false, true] {
+                let found = verdict(&input, target, strict, |_| {});
+                assert!(
+                    !matches!(found, Verdict::Unsound(_)),
+                    "{} strict={strict}: {found:?}",
+                    target.name()
+                );
+            }
+        }
+        for target in [Target::Mcp, Target::OpenAiChat] {
+            let mut out = input.clone();
+            let report =
+                normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
+            assert!(!report.used_fallback, "{report:?}");
+            let output = validate::compile(&out).expect("the output compiles");
+            assert!(
+                !validate::errors(&output, &instance).is_empty(),
+                "{} strict={}: {out} admits {instance}",
+                target.name(),
+                report.strict
+            );
+        }
+    }
+}

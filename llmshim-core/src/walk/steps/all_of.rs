@@ -228,36 +228,9 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
     // participant's schema alone bind such a property; where another participant declares a name the entry does
     // not, strict cannot express the `allOf` (a later walk of the node would meet the entries already closed), so the
     // node fails and the narrowing removes the optional part around it, or strict is given up.
-    let binds_the_rest = |m: &Map<String, Value>| {
-        ["additionalProperties", "additional_properties"]
-            .into_iter()
-            .any(|k| {
-                json::member(m, k)
-                    .and_then(Value::as_object)
-                    .is_some_and(|a| !a.is_empty())
-            })
-    };
-    let rest_bound = entries.iter().enumerate().any(|(i, e)| {
-        let Value::Object(m) = e else { return false };
-        binds_the_rest(m) && {
-            let own = names(m);
-            std::iter::once(&*map)
-                .chain(
-                    entries
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .filter_map(|(_, p)| p.as_object()),
-                )
-                .any(|p| names(p).iter().any(|n| !own.contains(n)))
-        }
-    });
-    if rest_bound {
+    if binds_another_property(map, entries) {
         if cx.settings().strict {
-            return Err(cx.fail(
-                FallbackKind::StrictUnsupported,
-                "allOf: an entry's additionalProperties schema binds a property another entry declares",
-            ));
+            return Err(cx.fail(FallbackKind::StrictUnsupported, REST_BOUND));
         }
         return Ok(());
     }
@@ -268,16 +241,33 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
     let removed_before = cx.removed_parts().len();
     let base = cx.pointer().to_owned();
     let position = Position::new(cx.position().instance, false);
+    // An entry behind a `$ref` shows its `additionalProperties` only once walked (resolved; a kept reference is never
+    // mergeable). Its intermediate walk here leaves it open, but the walk of the `allOf` as children closes it, and a
+    // `$ref` target's `allOf` is walked again in the node merged with the reference's siblings, which would join the
+    // closed entries. So under strict, where an entry is a reference, every entry is walked (not only up to the first
+    // that cannot be merged) and the check above made again on the walked entries.
+    let behind_ref = cx.settings().strict
+        && walked
+            .iter()
+            .any(|e| e.as_object().is_some_and(|m| json::has(m, "$ref")));
     for (index, entry) in walked.iter_mut().enumerate() {
         // Each entry's keys are merged into this node, which is walked on: its root is an intermediate result.
         let how = Rewalk::here()
             .with_position(position)
             .with_intermediate(true)
             .with_pointer(format!("{base}/allOf/{index}"));
-        if cx.rewalk(entry, &how).is_err() || !mergeable(entry) {
+        if cx.rewalk(entry, &how).is_err() || (!behind_ref && !mergeable(entry)) {
             cx.rollback(mark);
             return Ok(());
         }
+    }
+    if behind_ref && binds_another_property(map, &walked) {
+        cx.rollback(mark);
+        return Err(cx.fail(FallbackKind::StrictUnsupported, REST_BOUND));
+    }
+    if !walked.iter().all(mergeable) {
+        cx.rollback(mark);
+        return Ok(());
     }
     let entries: Vec<Map<String, Value>> = walked
         .into_iter()
@@ -368,6 +358,39 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
     };
     cx.record(RULE, kind, Some("allOf"));
     Ok(())
+}
+
+/// Why strict gives up an `allOf` that [`binds_another_property`] finds.
+const REST_BOUND: &str =
+    "allOf: an entry's additionalProperties schema binds a property another entry declares";
+
+/// Whether an entry among `entries`, the `allOf` of the node `map`, has an `additionalProperties` schema that binds
+/// a property another participant (the node or another entry) declares and the entry does not.
+fn binds_another_property(map: &Map<String, Value>, entries: &[Value]) -> bool {
+    let binds_the_rest = |m: &Map<String, Value>| {
+        ["additionalProperties", "additional_properties"]
+            .into_iter()
+            .any(|k| {
+                json::member(m, k)
+                    .and_then(Value::as_object)
+                    .is_some_and(|a| !a.is_empty())
+            })
+    };
+    entries.iter().enumerate().any(|(i, e)| {
+        let Value::Object(m) = e else { return false };
+        binds_the_rest(m) && {
+            let own = names(m);
+            std::iter::once(map)
+                .chain(
+                    entries
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .filter_map(|(_, p)| p.as_object()),
+                )
+                .any(|p| names(p).iter().any(|n| !own.contains(n)))
+        }
+    })
 }
 
 /// The property an entry's walk omitted, from the removed part's pointer below the node's `allOf/`: the entry's
