@@ -20,6 +20,7 @@ mod options;
 mod output;
 pub(crate) mod pipeline;
 mod target;
+mod edited;
 mod unchanged;
 pub mod validate;
 

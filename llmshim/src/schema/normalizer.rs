@@ -9,7 +9,7 @@ use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
 use crate::schema::{Env, Options, Target};
-use crate::schema::{pipeline, unchanged};
+use crate::schema::{edited, pipeline, unchanged};
 
 /// The memo type the facade uses: keyed by the effective [`Options`].
 pub type SchemaMemo = Memo<Options>;
@@ -216,9 +216,10 @@ impl Normalizer {
 }
 
 /// The uncached normalization of `schema` with the effective `options`: built in one pass where the strict look
-/// finds that strict only closes its objects, walked otherwise.
+/// finds that strict only closes its objects, or the plain look that only a few local edits apply, walked otherwise.
 fn uncached(options: &Options, schema: &Value) -> (Value, Normalization) {
     unchanged::strict_closed(options, schema)
+        .or_else(|| edited::edited(options, schema))
         .unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
 }
 

@@ -36,13 +36,13 @@ use serde_json::{Map, Value};
 use crate::schema::Options;
 
 /// The deepest nesting of JSON containers the look accepts (far below the walk's budget and the compile limits).
-const MAX_DEPTH: usize = 48;
+pub(super) const MAX_DEPTH: usize = 48;
 
 /// The most schema objects the look accepts in one schema.
-const MAX_NODES: usize = 4_096;
+pub(super) const MAX_NODES: usize = 4_096;
 
 /// The most literal bytes (an upper bound of what the walk's literal charge counts) the look accepts.
-const MAX_LITERAL_BYTES: usize = 1 << 20;
+pub(super) const MAX_LITERAL_BYTES: usize = 1 << 20;
 
 /// The report of a normalization that changed nothing, as the walk gives it without strict.
 pub(crate) fn report() -> Normalization {
@@ -250,7 +250,7 @@ struct Node<'v> {
 
 /// The groups of keys the Google value rules keep only on nodes of one type: object, array, number (or integer),
 /// string.
-const GROUPS: [&str; 4] = ["object", "array", "number", "string"];
+pub(super) const GROUPS: [&str; 4] = ["object", "array", "number", "string"];
 
 impl<'r, const STRICT: bool> Look<'r, STRICT> {
     /// The strict keep-list, where the look is for strict.
@@ -527,15 +527,15 @@ fn google_kept(node: &Node<'_>, ty: &str) -> bool {
 }
 
 /// An upper bound of the literal charge of a number, boolean or null.
-const SCALAR_BYTES: usize = 32;
+pub(super) const SCALAR_BYTES: usize = 32;
 
 /// An upper bound of the compact JSON length of a string: every byte escaped as `\u00XX`, and the quotes.
-fn text_bytes(text: &str) -> usize {
+pub(super) fn text_bytes(text: &str) -> usize {
     text.len().saturating_mul(6).saturating_add(2)
 }
 
 /// An upper bound of the compact JSON length of a list of strings (the look accepts no other lists).
-fn list_bytes(values: &[Value]) -> usize {
+pub(super) fn list_bytes(values: &[Value]) -> usize {
     values
         .iter()
         .filter_map(Value::as_str)
@@ -544,7 +544,7 @@ fn list_bytes(values: &[Value]) -> usize {
 }
 
 /// Whether `names` are strings, none repeated (compared pairwise: the look accepts only short lists).
-fn distinct_strings(names: &[Value]) -> bool {
+pub(super) fn distinct_strings(names: &[Value]) -> bool {
     names.len() <= 64
         && names.iter().enumerate().all(|(i, name)| {
             name.as_str()
@@ -555,7 +555,7 @@ fn distinct_strings(names: &[Value]) -> bool {
 #[cfg(test)]
 // The tests print how many schemas the look found, beside their verdict.
 #[allow(clippy::print_stderr)]
-mod tests {
+pub(super) mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use llmshim_benches::testdata;
@@ -572,7 +572,7 @@ mod tests {
 
     /// The options the look is asked with: every built-in target, without and with strict (made effective as the
     /// normalizer makes it), under both keyword profiles.
-    fn all_options() -> Vec<Options> {
+    pub(in crate::schema) fn all_options() -> Vec<Options> {
         let mut all = Vec::new();
         for target in Target::BUILTIN {
             for strict in [false, true] {
@@ -622,7 +622,7 @@ mod tests {
 
     /// Every schema of the shared corpus: MCP tools' input and output schemas (tools and variants), the generated
     /// schemas and the SchemaStore schemas.
-    fn corpus() -> Vec<Value> {
+    pub(in crate::schema) fn corpus() -> Vec<Value> {
         let mut out = Vec::new();
         for file in testdata::mcp_tool_files() {
             let value = testdata::read_json(&file).expect("MCP corpus files parse");
@@ -1076,7 +1076,7 @@ mod tests {
     /// Runs `check` (which says whether the look took a schema, or why it disagrees with the walk) on generated
     /// schemas under every one of `options`: `PROPTEST_CASES` cases (256 by default) on `PROPTEST_RNG_SEED` (16 by
     /// default); fails on a disagreement, and when fewer than a quarter of the cases reach the look's shapes.
-    fn look_property(
+    pub(in crate::schema) fn look_property(
         label: &str,
         options: &[Options],
         check: fn(&Options, &Value) -> Result<bool, String>,
