@@ -21,7 +21,7 @@ use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
-use llmshim_core::{Normalization, RuleSet, json, lift};
+use llmshim_core::{Normalization, Nullable, RuleSet, json, lift};
 use llmshim_resolve::Draft;
 use serde_json::{Map, Value};
 
@@ -65,6 +65,15 @@ pub(crate) fn edited(options: &Options, input: &Value) -> Option<(Value, Normali
     let mut look = Look {
         rules,
         keep: rules.keep_set(options.keywords),
+        // The marker only where the rule set does not forbid it (the walk then fails the node instead).
+        collapse: rules
+            .collapse_nullable_any_of
+            .then_some(options.nullable)
+            .filter(|n| match n {
+                Nullable::Marker => !rules.forbidden.contains(&"nullable"),
+                Nullable::Remove => true,
+                _ => false,
+            }),
         max_nodes: options.budget.max_nodes.min(MAX_NODES),
         max_depth: options.budget.max_depth.min(MAX_DEPTH),
         max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
@@ -165,6 +174,9 @@ fn edit(map: &mut Map<String, Value>, look: &Look<'_>) -> bool {
             _ => {}
         }
     }
+    if let Some(policy) = look.collapse {
+        changed |= collapse(map, policy == Nullable::Marker);
+    }
     if rules.filter_required {
         changed |= filter_required(map);
     }
@@ -183,6 +195,56 @@ fn edit_value(value: &mut Value, look: &Look<'_>) -> bool {
         Value::Object(map) => edit(map, look),
         _ => false,
     }
+}
+
+/// `google.collapse-nullable` on a union the look accepted (after its branches' edits): the live branch's keys
+/// join the node where it lacks them, the descriptions of the node and of every branch (in branch order) join as
+/// one, and with the marker policy `nullable: true` is set; returns whether anything changed.
+fn collapse(map: &mut Map<String, Value>, marker: bool) -> bool {
+    let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
+        return false;
+    };
+    let joined = joined_description(map, branches);
+    let Some(Value::Array(branches)) = json::remove(map, "anyOf") else {
+        return false;
+    };
+    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    if let Some(Value::Object(live)) = branches.into_iter().find(|b| !null(b)) {
+        for (key, value) in live {
+            if !json::has(map, &key) {
+                map.insert(key, value);
+            }
+        }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
+    if marker {
+        json::set(map, "nullable", Value::Bool(true));
+    }
+    true
+}
+
+/// The node's own description and every branch's, trimmed, the empty ones left out, joined by spaces; `None` when
+/// no branch has one.
+fn joined_description(map: &Map<String, Value>, branches: &[Value]) -> Option<String> {
+    let added: Vec<&str> = branches
+        .iter()
+        .filter_map(|b| trimmed(b.get("description")))
+        .collect();
+    if added.is_empty() {
+        return None;
+    }
+    let own = trimmed(json::member(map, "description"));
+    Some(own.into_iter().chain(added).collect::<Vec<&str>>().join(" "))
+}
+
+/// A string's text trimmed, unless it is empty.
+fn trimmed(value: Option<&Value>) -> Option<&str> {
+    value
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
 }
 
 /// `google.filter-required` on a node the look accepted: names that are not properties removed, and an empty
@@ -212,6 +274,8 @@ fn filter_required(map: &mut Map<String, Value>) -> bool {
 struct Look<'r> {
     rules: &'r RuleSet,
     keep: Option<&'r KeepSet>,
+    /// Where the rule set collapses a nullable union and the policy is one the look knows, that policy.
+    collapse: Option<Nullable>,
     max_nodes: usize,
     max_depth: usize,
     max_literal_bytes: usize,
@@ -258,6 +322,9 @@ impl Look<'_> {
             return false;
         }
         let rules = self.rules;
+        if self.collapse.is_some() && !root && map.iter().any(|(key, _)| key == "anyOf") {
+            return self.nullable_union(map, depth);
+        }
         let ty = map.iter().find_map(|(key, value)| match (key.as_str(), value) {
             ("type", Value::String(ty)) => Some(ty.as_str()),
             _ => None,
@@ -439,6 +506,58 @@ impl Look<'_> {
         true
     }
 
+    /// Whether `map`, `depth` containers deep on a rule set that collapses nullable unions, is a union the collapse
+    /// takes apart and everything below it needs only the module's edits: beside `anyOf` only a `description`, a
+    /// `title` and a scalar `default`; one branch not of type `null`, which the look accepts, and at least one of
+    /// type `null` with at most a `description` beside it.
+    fn nullable_union(&mut self, map: &Map<String, Value>, depth: usize) -> bool {
+        let mut branches: &[Value] = &[];
+        for (key, value) in map {
+            let bytes = match (key.as_str(), value) {
+                ("anyOf", Value::Array(list)) => {
+                    branches = list;
+                    0
+                }
+                ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
+                ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
+                _ => return false,
+            };
+            self.charge(key, bytes);
+        }
+        let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+        let live = branches.iter().filter(|b| !null(b)).count();
+        if live != 1 || branches.len() < 2 || self.literal_bytes > self.max_literal_bytes {
+            return false;
+        }
+        for branch in branches {
+            let Value::Object(branch) = branch else {
+                return false;
+            };
+            if json::member(branch, "type").and_then(Value::as_str) == Some("null") {
+                // A null branch: counted as a schema two containers deeper, its members charged.
+                self.nodes += 1;
+                if self.nodes > self.max_nodes || depth + 2 > self.max_depth {
+                    return false;
+                }
+                for (key, value) in branch {
+                    let Value::String(text) = value else {
+                        return false;
+                    };
+                    if key != "type" && key != "description" {
+                        return false;
+                    }
+                    self.charge(key, text_bytes(text));
+                }
+                if self.literal_bytes > self.max_literal_bytes {
+                    return false;
+                }
+            } else if !self.node(branch, depth + 2, false) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Counts a member as a literal the walk charges with its key.
     fn charge(&mut self, key: &str, bytes: usize) {
         self.literal_bytes = self
@@ -560,7 +679,9 @@ mod tests {
             "properties": {
                 "a": {"type": "string", "default": "x", "format": "uri", "description": "A"},
                 "b": {"type": "integer", "exclusiveMinimum": 0, "default": 3},
-                "c": {"type": "object", "properties": {}, "required": [], "additionalProperties": false}
+                "c": {"type": "object", "properties": {}, "required": [], "additionalProperties": false},
+                "d": {"anyOf": [{"type": "string", "format": "uri", "description": "D "}, {"type": "null"}],
+                      "default": null, "title": "T"}
             },
             "required": ["b", "z"],
             "additionalProperties": false
@@ -574,14 +695,16 @@ mod tests {
             Some(concat!(
                 r#"{"type":"object","properties":{"a":{"type":"string","description":"A (default: \"x\") (format: uri)"},"#,
                 r#""b":{"type":"integer","description":"(default: 3) (exclusiveMinimum: 0)"},"#,
-                r#""c":{"type":"object"}},"required":["b"]}"#
+                r#""c":{"type":"object"},"#,
+                r#""d":{"title":"T","description":"(default: null) D  (format: uri)","type":"string","nullable":true}},"#,
+                r#""required":["b"]}"#
             ))
         );
         assert_eq!(builds(&google, &input), Ok(true));
         for input in [
-            // A nullable union, which Google collapses; a number bound on a string; a draft-04 dialect; a schema
-            // for `additionalProperties`; an untyped node with a default.
-            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}),
+            // A union of two live branches; a number bound on a string; a draft-04 dialect; a schema for
+            // `additionalProperties`; an untyped node with a default.
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}}}),
             json!({"type": "object", "properties": {"a": {"type": "string", "exclusiveMinimum": 1}}}),
             json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
                    "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),
