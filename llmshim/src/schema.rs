@@ -13,6 +13,7 @@
 //! ```
 
 mod by_name;
+mod edited;
 pub mod env;
 mod mcp;
 mod normalizer;
@@ -20,7 +21,6 @@ mod options;
 mod output;
 pub(crate) mod pipeline;
 mod target;
-mod edited;
 mod unchanged;
 pub mod validate;
 
