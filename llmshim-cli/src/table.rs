@@ -116,7 +116,12 @@ impl Verdict {
         };
         match self {
             Verdict::Unchanged => String::new(),
-            Verdict::Rewritten { changes } => count(*changes),
+            // A constraint widened below `not` narrows without a change of kind `narrowed`.
+            Verdict::Rewritten { changes }
+            | Verdict::Narrowed {
+                changes,
+                narrowed: 0,
+            } => count(*changes),
             Verdict::Narrowed { changes, narrowed } => {
                 format!("{}, {narrowed} narrowing", count(*changes))
             }

@@ -251,7 +251,9 @@ pub struct Normalization {
     pub bypassed: bool,
     /// Some part the target cannot express was narrowed instead of falling back (a change of kind `narrowed`:
     /// a removed optional property or union branch, a union cut to one branch, an untyped node given a type, a
-    /// truncated recursion), whether or not diagnostics recorded the changes.
+    /// truncated recursion), or a constraint was dropped, lifted or loosened below an odd number of `not`s or below
+    /// an `if` (where a wider part makes the enclosing schema admit fewer values), whether or not diagnostics
+    /// recorded the changes.
     pub narrowed: bool,
     /// Why the requested result was not produced (fallback or strict demotion).
     pub fallback_reason: Option<FallbackReason>,

@@ -244,6 +244,32 @@ fn type_name(name: &str) -> Option<&'static str> {
     .find(|t| *t == name)
 }
 
+/// Drops of keys that constrain nothing where they stand (`required: null`, meta keys, a keyword for another type
+/// than the node's, an empty `properties`): removing them changes no node's values, even below `not`.
+const VACUOUS_DROPS: [&str; 5] = [
+    "walk.required-null",
+    "resolve.drop-meta",
+    "resolve.schema-uri",
+    "google.type-applicability",
+    "google.drop-empty-properties",
+];
+
+/// Whether a change of `kind` to `keyword` (the node itself when `None`) by `rule` may make its node admit more
+/// values: a constraint dropped, lifted into the description or loosened. Below an odd number of `not`s such a change
+/// makes the enclosing schema admit fewer values, and below an `if` it changes which of `then` and `else` applies.
+fn widens(kind: ChangeKind, keyword: Option<&str>, rule: &str) -> bool {
+    let constrains = |k: &str| {
+        matches!(k, "type" | "required" | "nullable" | "$ref" | "$dynamicRef")
+            || Keyword::from_name(k).is_some()
+            || (crate::keyword::is_liftable(k) && !crate::keyword::ANNOTATIONS.contains(&k))
+    };
+    match kind {
+        ChangeKind::Lifted | ChangeKind::Relaxed => keyword.is_none_or(constrains),
+        ChangeKind::Dropped => !VACUOUS_DROPS.contains(&rule) && keyword.is_none_or(constrains),
+        _ => false,
+    }
+}
+
 /// What a pass's `enter` tells the walker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -454,6 +480,10 @@ struct Shared {
     root_relied: bool,
     /// Definition keys found narrowed after a site counted on them not to be (see [`Walked::late_narrowed`]).
     late_narrowed: Vec<String>,
+    /// The node being visited lies below an odd number of `not`s (see [`NodeCtx::count`]).
+    negated: bool,
+    /// How many `if`s the node being visited lies below (see [`NodeCtx::count`]).
+    conditions: u32,
 }
 
 /// The passes of a walk whose hooks can act under one value of strict: bit `i` stands for the pass at index `i`
@@ -606,7 +636,8 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         keyword: Option<&str>,
     ) {
-        self.count(kind);
+        let rule = rule.into();
+        self.count(kind, keyword, &rule);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -625,7 +656,8 @@ impl NodeCtx<'_> {
         kind: ChangeKind,
         tokens: &[&str],
     ) {
-        self.count(kind);
+        let rule = rule.into();
+        self.count(kind, tokens.last().copied(), &rule);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -636,9 +668,13 @@ impl NodeCtx<'_> {
         self.shared.changes.push(Change::new(pointer, rule, kind));
     }
 
-    /// Counts a change of `kind`: a narrowing makes its node admit fewer values.
-    fn count(&mut self, kind: ChangeKind) {
-        if kind == ChangeKind::Narrowed {
+    /// Counts a change of `kind` to `keyword` (the node itself when `None`) by `rule`: a narrowing makes its node
+    /// admit fewer values, and so does a change that widens a part below an odd number of `not`s, or below an `if`
+    /// (a wider condition sends more values to `then` and fewer to `else`, so the node may admit fewer; see
+    /// [`widens`]).
+    fn count(&mut self, kind: ChangeKind, keyword: Option<&str>, rule: &str) {
+        let below = self.shared.negated || self.shared.conditions > 0;
+        if kind == ChangeKind::Narrowed || (below && widens(kind, keyword, rule)) {
             self.shared.narrowed += 1;
             self.shared.tightened += 1;
         }
@@ -1054,6 +1090,8 @@ pub fn walk_detailed(
         removed: Vec::new(),
         root_relied: false,
         late_narrowed: Vec::new(),
+        negated: false,
+        conditions: 0,
     };
     if let Err(reason) = visit(&mut shared, passes, root, 0, base, Position::ROOT) {
         let stub_site = shared
@@ -1283,7 +1321,15 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
             }
             let mark = cx.checkpoint();
             let one_of = child.keyword == Some(Keyword::OneOf);
-            if let Err(reason) = descend(cx, child.value, child.slot, position) {
+            let (negated, conditions) = (cx.shared.negated, cx.shared.conditions);
+            match child.keyword {
+                Some(Keyword::Not) => cx.shared.negated = !negated,
+                Some(Keyword::If) => cx.shared.conditions += 1,
+                _ => {}
+            }
+            let visited_child = descend(cx, child.value, child.slot, position);
+            (cx.shared.negated, cx.shared.conditions) = (negated, conditions);
+            if let Err(reason) = visited_child {
                 let part = match child.slot {
                     Slot::Member(_, name) => Part::Member(name.to_owned()),
                     Slot::Entry(_, index) => Part::Entry(index),

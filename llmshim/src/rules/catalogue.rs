@@ -540,7 +540,7 @@ pub(crate) const RULES: &[Rule] = &[
         kinds: &[Rewritten, Lifted],
         step: "W20",
         what: "Deletes lookaround groups from `pattern` and lifts the original; a `patternProperties` key with a lookaround is removed and lifted.",
-        why: "The Responses API's implicit strict attempt rejects lookaround; deleting it only widens the language.",
+        why: "The Responses API's implicit strict attempt rejects lookaround; deleting it widens the pattern (the original is lifted), and below `not` or `if` narrows the schema, which the report says.",
         facts: &["RSP-2"],
         file: "llmshim-targets/src/passes/patterns.rs",
         applies: lookarounds,

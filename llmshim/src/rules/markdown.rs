@@ -34,6 +34,10 @@ pub fn markdown() -> String {
         s,
         "`llmshim::rules::reason(id)` returns a rule's one-line reason."
     );
+    let _ = writeln!(
+        s,
+        "A change that drops, lifts or loosens a constraint widens its node; below an odd number of `not`s that makes the enclosing schema admit fewer values, and below an `if` it changes which of `then` and `else` applies, so there the report says `narrowed` (`Normalization::narrowed`) whatever the change's kind."
+    );
     let _ = writeln!(s);
     let _ = writeln!(s, "## Rules");
     for rule in RULES {

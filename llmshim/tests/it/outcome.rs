@@ -123,3 +123,49 @@ fn the_report_says_narrowed_with_and_without_diagnostics() {
         llmshim::schema::normalize_output_for(Target::Google, &json!({"type": "array"}), false);
     assert!(output.normalization.narrowed);
 }
+
+#[test]
+fn a_constraint_widened_below_not_or_if_reports_narrowed() {
+    // Responses deletes the lookaround of a pattern (`responses.lookaround`): the pattern admits more strings, so a
+    // `not` around it admits fewer, and the enclosing schema now refuses every string of eight word characters.
+    let pattern = r"^(?=.*[A-Z])\w{8,}$";
+    let object = |p: serde_json::Value| json!({"type": "object", "properties": {"p": p}});
+    let responses = |diagnostics: bool| {
+        Options::for_target(Target::OpenAiResponses).with_diagnostics(diagnostics)
+    };
+    for diagnostics in [false, true] {
+        let mut schema =
+            object(json!({"type": "string", "not": {"type": "string", "pattern": pattern}}));
+        let report = normalizer().normalize_with(&responses(diagnostics), &mut schema);
+        assert_eq!(
+            schema["properties"]["p"]["not"]["pattern"], r"^\w{8,}$",
+            "{schema}"
+        );
+        assert!(
+            report.narrowed && !report.used_fallback,
+            "diagnostics {diagnostics}: {report:?}"
+        );
+        assert_eq!(report.outcome(), Outcome::Rewritten);
+    }
+    // Outside `not`, or below two of them, the same deletion only widens.
+    for schema in [
+        object(json!({"type": "string", "pattern": pattern})),
+        object(json!({"type": "string", "not": {"not": {"type": "string", "pattern": pattern}}})),
+    ] {
+        let mut value = schema.clone();
+        let report = normalizer().normalize_with(&responses(true), &mut value);
+        assert!(report.changed && !report.narrowed, "{schema}: {report:?}");
+    }
+    // Below `if`, a wider condition sends more strings to `then`, whose bound they may break.
+    let mut conditional = object(json!({
+        "type": "string",
+        "if": {"pattern": pattern},
+        "then": {"maxLength": 10}
+    }));
+    let report = normalizer().normalize_with(&responses(true), &mut conditional);
+    assert_eq!(
+        conditional["properties"]["p"]["if"]["pattern"], r"^\w{8,}$",
+        "{conditional}"
+    );
+    assert!(report.narrowed, "{report:?}");
+}
