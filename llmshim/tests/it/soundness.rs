@@ -139,6 +139,12 @@ impl Reading {
             }
         }
         let has = |rule: &str| report.changes.iter().any(|c| c.rule == rule);
+        // A `const` written as a one-value `enum` (`google.const-to-enum`, `gjs.const-to-enum`) is lifted with the
+        // `enum` it became: where a union merge brings it into a node of another type, the `enum` binds nothing there
+        // and is lifted, so the `const` is not enforced either.
+        if lifted.contains("enum") && (has("google.const-to-enum") || has("gjs.const-to-enum")) {
+            lifted.insert("const".to_owned());
+        }
         // A keyword `google.type-applicability` drops binds nothing on its branch's own type; but where a merge lets
         // the node's type win over the branch's (`node_wins`, a listed widening), the reading would read it under the
         // node's type, where it binds. The pipeline merged the branch without it, so it is not enforced either.
@@ -2501,4 +2507,28 @@ fn an_all_of_entry_behind_a_ref_whose_additional_properties_bind_another_propert
             );
         }
     }
+}
+
+/// Found by the property (Code Assist, seed 253487261): the branch `{"const": ""}` of `{"type": "object", "anyOf":
+/// [...]}` is typed `string` from its `const` (`walk.infer-type`), which becomes the one-value `enum` `[""]`
+/// (`google.const-to-enum`); the union is merged into the node, whose `object` wins (`cca.merge-combinator`, the
+/// listed widening), and the `enum`, which no object matches, is lifted (`google.enum-lift`): the output admits `{}`.
+/// The reading did not count the `const` as lifted (the description names an `enum`), so the branch kept it and its
+/// type was not read from it, and `{}` was reported as admitted by the output alone.
+#[test]
+fn a_const_written_as_an_enum_is_lifted_with_it() {
+    let input = json!({"properties": {"name": {"properties": {
+        "name": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+        "user_id": {"type": "object", "anyOf": [{"const": ""}]}}, "required": []}}, "required": [],
+        "$defs": {"Item": {"anyOf": [{}, {"type": ["integer", "string"]}]}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // Read without the fix (the `const` enforced), the same output is reported unsound for `user_id: {}`.
+    let kept = verdict(&input, Target::CloudCodeAssist, false, |r| {
+        r.lifted.remove("const");
+    });
+    assert!(
+        matches!(&kept, Verdict::Unsound(why) if why.contains(r#""user_id":{}"#)),
+        "{kept:?}"
+    );
 }
