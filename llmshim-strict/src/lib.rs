@@ -12,7 +12,8 @@
 //!   and `additionalProperties` is `false` (`strict.close-object`); [`close_object`] is that closing on one object
 //!   node, for callers that build a strict schema without the walk.
 //! - [`check`] and [`check_with`]: the strict acceptance check of a finished schema.
-//! - [`fits`]: the OpenAI strict limits, [`optional_count`] and [`union_count`] (both in one walk:
+//! - [`fits`]: the OpenAI strict limits ([`LimitCounts`] counts them node by node for a caller that walks a schema
+//!   itself), [`optional_count`] and [`union_count`] (both in one walk:
 //!   [`budget_counts`]): the Anthropic request budget's counters, and [`admits_null`].
 //!
 //! Both passes do nothing unless `Settings::strict` (effective strict) is set; the keep-list pass reads the strict
@@ -71,5 +72,5 @@ pub use check::{check, check_with};
 pub use close::{CloseObjects, Closing, Unclosable, close_object, wrap_nullable};
 pub use counters::{budget_counts, optional_count, union_count};
 pub use keep_list::{KEEP, KeepList, is_kept};
-pub use limits::fits;
+pub use limits::{LimitCounts, fits};
 pub use null::admits_null;

@@ -2,7 +2,7 @@
 
 use llmshim_core::rules::OpenAiLimits;
 use llmshim_core::{FallbackKind, FallbackReason, json};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use llmshim_core::children::children;
 use llmshim_core::defs::definitions;
@@ -43,50 +43,28 @@ use llmshim_core::defs::definitions;
 /// assert_eq!(reason.message, "nesting of 11 levels exceeds the limit of 10");
 /// ```
 pub fn fits(schema: &Value, limits: &OpenAiLimits) -> Result<(), FallbackReason> {
-    let measured = Measured::of(schema, limits);
-    let over = |message: String| {
-        Err(FallbackReason::new(
-            FallbackKind::ProviderLimit,
-            "",
-            message,
-        ))
-    };
-    if measured.properties > limits.max_properties {
-        return over(format!(
-            "{} object properties exceed the limit of {}",
-            measured.properties, limits.max_properties
-        ));
-    }
-    if measured.nesting > limits.max_nesting {
-        return over(format!(
-            "nesting of {} levels exceeds the limit of {}",
-            measured.nesting, limits.max_nesting
-        ));
-    }
-    if measured.enum_values > limits.max_enum_values {
-        return over(format!(
-            "{} enum values exceed the limit of {}",
-            measured.enum_values, limits.max_enum_values
-        ));
-    }
-    if measured.string_bytes > limits.max_string_bytes {
-        return over(format!(
-            "{} bytes of property names, enum and const values exceed the limit of {}",
-            measured.string_bytes, limits.max_string_bytes
-        ));
-    }
-    if let Some((values, bytes)) = measured.large_enum {
-        return over(format!(
-            "an enum of {values} values holds {bytes} bytes of strings, over the limit of {} for enums of more than {} values",
-            limits.large_enum_bytes, limits.large_enum_values
-        ));
-    }
-    Ok(())
+    LimitCounts::of(schema, limits).check(limits)
 }
 
-/// What [`fits`] measures in one pass over the schema.
-#[derive(Debug, Default)]
-struct Measured {
+/// What the OpenAI strict limits bound, counted one schema object at a time: [`fits`] counts every node of a
+/// schema with [`LimitCounts::node`] and then [`LimitCounts::check`]s the counts, and a caller that visits a schema's
+/// nodes itself may do the same without a second walk.
+///
+/// ```
+/// use llmshim_core::rules::OpenAiLimits;
+/// use llmshim_strict::LimitCounts;
+/// use serde_json::json;
+///
+/// let limits = OpenAiLimits::unlimited().with_max_nesting(1);
+/// let mut counts = LimitCounts::default();
+/// // A root object (level 1) and an array inside it (level 2).
+/// let level = counts.node(Some(&json!("object")), None, None, None, 0, &limits);
+/// counts.node(Some(&json!("array")), None, None, None, level, &limits);
+/// let reason = counts.check(&limits).unwrap_err();
+/// assert_eq!(reason.message, "nesting of 2 levels exceeds the limit of 1");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LimitCounts {
     properties: usize,
     nesting: usize,
     enum_values: usize,
@@ -95,9 +73,10 @@ struct Measured {
     large_enum: Option<(usize, usize)>,
 }
 
-impl Measured {
+impl LimitCounts {
+    /// The counts of every node of `schema`, and of each member of its root's `$defs` as a root of its own.
     fn of(schema: &Value, limits: &OpenAiLimits) -> Self {
-        let mut measured = Measured::default();
+        let mut counts = LimitCounts::default();
         // Each entry carries the level of its nearest object or array ancestor (0 above the root).
         let mut stack: Vec<(&Value, usize)> =
             definitions(schema).map(|member| (member, 0usize)).collect();
@@ -109,52 +88,114 @@ impl Measured {
             let Value::Object(map) = value else {
                 continue;
             };
-            // The four keywords measured here, found in one pass over the keys instead of four hashed lookups.
+            // The four keywords counted, found in one pass over the keys instead of four hashed lookups.
             let (mut ty, mut properties, mut values, mut constant) = (None, None, None, None);
             for (key, member) in map {
                 match key.as_str() {
                     "type" => ty = Some(member),
                     "properties" => properties = member.as_object(),
-                    "enum" => values = member.as_array(),
+                    "enum" => values = member.as_array().map(Vec::as_slice),
                     "const" => constant = Some(member),
                     _ => {}
                 }
             }
-            let level = if nests(ty) {
-                above.saturating_add(1)
-            } else {
-                above
-            };
-            measured.nesting = measured.nesting.max(level);
-            if let Some(properties) = properties {
-                measured.properties = measured.properties.saturating_add(properties.len());
-                for name in properties.keys() {
-                    measured.string_bytes = measured.string_bytes.saturating_add(name.len());
-                }
-            }
-            if let Some(values) = values {
-                measured.enum_values = measured.enum_values.saturating_add(values.len());
-                let mut strings = 0usize;
-                for v in values {
-                    measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
-                    if let Value::String(s) = v {
-                        strings = strings.saturating_add(s.len());
-                    }
-                }
-                if measured.large_enum.is_none()
-                    && values.len() > limits.large_enum_values
-                    && strings > limits.large_enum_bytes
-                {
-                    measured.large_enum = Some((values.len(), strings));
-                }
-            }
-            if let Some(v) = constant {
-                measured.string_bytes = measured.string_bytes.saturating_add(value_bytes(v));
-            }
+            let level = counts.node(ty, properties, values, constant, above, limits);
             below.extend(children(map).map(|child| child.value));
             stack.extend(below.drain(..).rev().map(|child| (child, level)));
         }
-        measured
+        counts
+    }
+
+    /// Counts one schema object from its `type`, its `properties` (when an object), its `enum` (when an array) and
+    /// its `const`, `above` being the level of its nearest object or array ancestor (0 for a root); returns the
+    /// node's own level, the `above` of its children.
+    pub fn node(
+        &mut self,
+        ty: Option<&Value>,
+        properties: Option<&Map<String, Value>>,
+        values: Option<&[Value]>,
+        constant: Option<&Value>,
+        above: usize,
+        limits: &OpenAiLimits,
+    ) -> usize {
+        let level = if nests(ty) {
+            above.saturating_add(1)
+        } else {
+            above
+        };
+        self.nesting = self.nesting.max(level);
+        if let Some(properties) = properties {
+            self.properties = self.properties.saturating_add(properties.len());
+            for name in properties.keys() {
+                self.string_bytes = self.string_bytes.saturating_add(name.len());
+            }
+        }
+        if let Some(values) = values {
+            self.enum_values = self.enum_values.saturating_add(values.len());
+            let mut strings = 0usize;
+            for v in values {
+                self.string_bytes = self.string_bytes.saturating_add(value_bytes(v));
+                if let Value::String(s) = v {
+                    strings = strings.saturating_add(s.len());
+                }
+            }
+            if self.large_enum.is_none()
+                && values.len() > limits.large_enum_values
+                && strings > limits.large_enum_bytes
+            {
+                self.large_enum = Some((values.len(), strings));
+            }
+        }
+        if let Some(v) = constant {
+            self.string_bytes = self.string_bytes.saturating_add(value_bytes(v));
+        }
+        level
+    }
+
+    /// Checks the counts against `limits`, as [`fits`] does.
+    ///
+    /// # Errors
+    ///
+    /// The first limit exceeded, in the order of [`fits`]'s table, as [`fits`] gives it.
+    pub fn check(&self, limits: &OpenAiLimits) -> Result<(), FallbackReason> {
+        let over = |message: String| {
+            Err(FallbackReason::new(
+                FallbackKind::ProviderLimit,
+                "",
+                message,
+            ))
+        };
+        if self.properties > limits.max_properties {
+            return over(format!(
+                "{} object properties exceed the limit of {}",
+                self.properties, limits.max_properties
+            ));
+        }
+        if self.nesting > limits.max_nesting {
+            return over(format!(
+                "nesting of {} levels exceeds the limit of {}",
+                self.nesting, limits.max_nesting
+            ));
+        }
+        if self.enum_values > limits.max_enum_values {
+            return over(format!(
+                "{} enum values exceed the limit of {}",
+                self.enum_values, limits.max_enum_values
+            ));
+        }
+        if self.string_bytes > limits.max_string_bytes {
+            return over(format!(
+                "{} bytes of property names, enum and const values exceed the limit of {}",
+                self.string_bytes, limits.max_string_bytes
+            ));
+        }
+        if let Some((values, bytes)) = self.large_enum {
+            return over(format!(
+                "an enum of {values} values holds {bytes} bytes of strings, over the limit of {} for enums of more than {} values",
+                limits.large_enum_bytes, limits.large_enum_values
+            ));
+        }
+        Ok(())
     }
 }
 

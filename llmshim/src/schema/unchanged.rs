@@ -27,10 +27,11 @@
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
-use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, SchemaUri};
+use llmshim_core::rules::{DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, RuleSet, json, lift};
 use llmshim_resolve::Draft;
+use llmshim_strict::LimitCounts;
 use serde_json::{Map, Value};
 
 use crate::schema::Options;
@@ -75,7 +76,7 @@ pub(crate) fn unchanged(options: &Options, input: &Value) -> bool {
     };
     let mut look = Look::<false>::new(options, rules, None);
     look.enter_keys = enter_keys;
-    look.root(root) && look.node(root, 0, true)
+    look.root(root) && look.node(root, 0, true, 0)
 }
 
 /// The keys a node may hold for [`strict_closed`]: those every strict keep-list keeps and no strict step rewrites.
@@ -114,7 +115,8 @@ const STRICT_LIFTED: [&str; 10] = [
 /// strict profile's keep-list as well as the rule set's; every node typed (an object with `properties`, an array
 /// with `items`, `required` naming only declared properties, an `enum` only on a string) or a union of typed
 /// branches below the root, so that no strict step but closing acts. Without diagnostics only: the report then holds
-/// no change records. The strict limits run on the output, as the walk's attempt runs them.
+/// no change records. The OpenAI strict limits are counted by the look on the input, which holds everything they
+/// count in the output (closing adds only wrappers and null branches, which they do not count).
 pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
     if !options.strict || options.diagnostics || options.structured_output || options.bypass {
         return None;
@@ -129,9 +131,17 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
         return None;
     };
     let mut look = Look::<true>::new(options, rules, Some(profile.keep.get(options.keywords)));
+    look.limits = profile.openai_limits;
     if !(look.root(root)
-        && root.get("type").and_then(Value::as_str) == Some("object")
-        && look.node(root, 0, true))
+        && json::member(root, "type").and_then(Value::as_str) == Some("object")
+        && look.node(root, 0, true, 0))
+    {
+        return None;
+    }
+    // The OpenAI strict limits, on what the look counted: closing adds nothing they count (a wrapper and its null
+    // branch have no type, `properties`, `enum` or `const`; every object the look takes has its `properties`).
+    if let Some(limits) = &profile.openai_limits
+        && look.counts.check(limits).is_err()
     {
         return None;
     }
@@ -150,13 +160,10 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
         _ => return None,
     };
     changed |= close(&mut out, profile.keep.get(options.keywords))?;
-    let out = Value::Object(out);
-    if let Some(limits) = profile.openai_limits
-        && llmshim_strict::fits(&out, &limits).is_err()
-    {
-        return None;
-    }
-    Some((out, Normalization::produced(changed).with_strict(true)))
+    Some((
+        Value::Object(out),
+        Normalization::produced(changed).with_strict(true),
+    ))
 }
 
 /// Closes every object in the node `map`, a copy of a node the strict look accepted, as
@@ -225,6 +232,9 @@ struct Look<'r, const STRICT: bool> {
     strict: Option<&'r KeepSet>,
     /// The keys on which the target's `enter` hook may act (none without a hook): a node with one goes to the walk.
     enter_keys: &'r [&'r str],
+    /// Under strict, the OpenAI strict limits of the profile, if it has them; `counts` holds what they count.
+    limits: Option<OpenAiLimits>,
+    counts: LimitCounts,
     max_nodes: usize,
     max_depth: usize,
     max_literal_bytes: usize,
@@ -236,11 +246,13 @@ struct Look<'r, const STRICT: bool> {
 #[derive(Default)]
 struct Node<'v> {
     ty: Option<&'v str>,
+    /// Under strict, the `type` member itself, for the strict limits.
+    type_value: Option<&'v Value>,
     properties: Option<&'v Map<String, Value>>,
     required: Option<&'v [Value]>,
     items: Option<&'v Map<String, Value>>,
     any_of: Option<&'v [Value]>,
-    has_enum: bool,
+    enum_values: Option<&'v [Value]>,
     format: Option<&'v str>,
     /// Keys that apply to one type only (the Google value rules drop them elsewhere), with that type.
     typed: [bool; 4],
@@ -265,6 +277,8 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             keep: rules.keep_set(options.keywords),
             strict,
             enter_keys: &[],
+            limits: None,
+            counts: LimitCounts::default(),
             max_nodes: options.budget.max_nodes.min(MAX_NODES),
             max_depth: options.budget.max_depth.min(MAX_DEPTH),
             max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
@@ -289,7 +303,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     }
 
     /// Whether the schema object `map`, `depth` containers deep, and everything below it pass through unchanged.
-    fn node(&mut self, map: &Map<String, Value>, depth: usize, root: bool) -> bool {
+    /// Under strict, `above` is the OpenAI nesting level of the node's nearest object or array ancestor (0 for the
+    /// root), and the node is counted for the strict limits.
+    fn node(&mut self, map: &Map<String, Value>, depth: usize, root: bool, above: usize) -> bool {
         self.nodes += 1;
         if self.nodes > self.max_nodes || depth > self.max_depth {
             return false;
@@ -341,6 +357,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                         return false;
                     }
                     node.ty = Some(name);
+                    if STRICT {
+                        node.type_value = Some(value);
+                    }
                     node.typing = true;
                     text_bytes(name)
                 }
@@ -364,7 +383,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                     if values.is_empty() || !values.iter().all(Value::is_string) {
                         return false;
                     }
-                    node.has_enum = true;
+                    node.enum_values = Some(values);
                     node.typing = true;
                     list_bytes(values)
                 }
@@ -422,19 +441,31 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         if self.literal_bytes > self.max_literal_bytes || !self.rewrites_nothing(&node) {
             return false;
         }
+        // The node as the strict limits count it (the look takes no `const`).
+        let level = match &self.limits {
+            Some(limits) if STRICT => self.counts.node(
+                node.type_value,
+                node.properties,
+                node.enum_values,
+                None,
+                above,
+                limits,
+            ),
+            _ => above,
+        };
         // Children: each property and each `anyOf` branch two containers deeper, the items one.
         if let Some(properties) = node.properties {
             for child in properties.values() {
                 let Value::Object(child) = child else {
                     return false;
                 };
-                if !self.node(child, depth + 2, false) {
+                if !self.node(child, depth + 2, false, level) {
                     return false;
                 }
             }
         }
         if let Some(items) = node.items
-            && !self.node(items, depth + 1, false)
+            && !self.node(items, depth + 1, false, level)
         {
             return false;
         }
@@ -442,7 +473,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             let Value::Object(branch) = branch else {
                 return false;
             };
-            if !self.node(branch, depth + 2, false) {
+            if !self.node(branch, depth + 2, false, level) {
                 return false;
             }
         }
@@ -465,7 +496,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         if self.strict().is_some() {
             let object = ty == "object";
             let fits = node.any_of.is_none()
-                && (!node.has_enum || ty == "string")
+                && (node.enum_values.is_none() || ty == "string")
                 && (object == node.properties.is_some())
                 && (object || (node.required.is_none() && !node.typed[0]))
                 && ((ty == "array") == node.items.is_some())
@@ -523,7 +554,7 @@ fn google_kept(node: &Node<'_>, ty: &str) -> bool {
         .iter()
         .zip(node.typed)
         .all(|(of, present)| !present || ty == *of || (*of == "number" && ty == "integer"));
-    format_kept && applies && (!node.has_enum || ty == "string")
+    format_kept && applies && (node.enum_values.is_none() || ty == "string")
 }
 
 /// An upper bound of the literal charge of a number, boolean or null.
@@ -563,9 +594,11 @@ pub(super) mod tests {
     use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
     use serde_json::{Map, Value, json};
 
-    use llmshim_core::RuleSet;
-    use llmshim_core::rules::{DefaultItems, EmptyProperties, Root};
+    use std::sync::OnceLock;
+
+    use llmshim_core::rules::{DefaultItems, EmptyProperties, OpenAiLimits, Root, StrictProfile};
     use llmshim_core::walk::Hooks;
+    use llmshim_core::{RuleSet, TargetRules};
 
     use super::{report, strict_closed, unchanged};
     use crate::schema::{Budget, Keywords, Nullable, Options, Target, pipeline};
@@ -719,10 +752,50 @@ pub(super) mod tests {
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 
+    /// Chat's rules with one of the OpenAI strict limits lowered so far that the corpus and the generated schemas
+    /// reach it (the published ones are far above them), one limit per target: a count the strict look gets wrong
+    /// shows as a schema the look closes and the walk demotes, or the other way round.
+    #[derive(Debug)]
+    struct Tight(usize);
+
+    static TIGHT: [Tight; 5] = [Tight(0), Tight(1), Tight(2), Tight(3), Tight(4)];
+
+    impl TargetRules for Tight {
+        fn id(&self) -> &'static str {
+            "tight"
+        }
+
+        fn rules(&self) -> &RuleSet {
+            static RULES: OnceLock<[RuleSet; 5]> = OnceLock::new();
+            let all = RULES.get_or_init(|| {
+                let chat = *Target::OpenAiChat.rules().rules();
+                std::array::from_fn(|at| {
+                    let none = OpenAiLimits::unlimited();
+                    let limits = match at {
+                        0 => none.with_max_properties(4),
+                        1 => none.with_max_nesting(2),
+                        2 => none.with_max_enum_values(2),
+                        3 => none.with_max_string_bytes(12),
+                        _ => none.with_large_enum(1, 2),
+                    };
+                    chat.with_strict(Some(StrictProfile::new(Some(limits), None)))
+                })
+            });
+            &all[self.0 % all.len()]
+        }
+
+        fn hooks(&self) -> Hooks {
+            Hooks::NONE
+        }
+    }
+
     /// The strict options [`strict_closed`] is asked with: every target with a strict profile, under both keyword
-    /// profiles, the other nullability policies and small budgets.
+    /// profiles, the other nullability policies and small budgets, and chat with tight strict limits.
     fn strict_options() -> Vec<Options> {
-        let mut all = Vec::new();
+        let mut all: Vec<Options> = TIGHT
+            .iter()
+            .map(|tight| Options::for_target(Target::custom(tight)).with_strict(true))
+            .collect();
         for target in Target::BUILTIN {
             if target.rules().rules().strict.is_none() {
                 continue;
@@ -771,6 +844,11 @@ pub(super) mod tests {
         }
         let schemas = corpus();
         let tools = tool_schemas();
+        let chat = Options::for_target(Target::OpenAiChat).with_strict(true);
+        let chat_hits = tools
+            .iter()
+            .filter(|input| strict_closed(&chat, input).is_some())
+            .count();
         let mut problems = Vec::new();
         for options in strict_options() {
             let mut hits = 0;
@@ -793,7 +871,14 @@ pub(super) mod tests {
                 schemas.len(),
                 tools.len()
             );
-            if options.budget == Budget::default() {
+            if options.target.rules().id() == "tight" {
+                // Each tight limit refuses some of the tools chat takes, not all of them.
+                assert!(
+                    tool_hits > 0 && tool_hits < chat_hits,
+                    "{:?}: {tool_hits} hits, chat {chat_hits}",
+                    options.target.rules().rules().strict
+                );
+            } else if options.budget == Budget::default() {
                 assert!(
                     tool_hits * 4 > tools.len(),
                     "{}: {tool_hits} hits",
