@@ -19,7 +19,7 @@
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
-use llmshim_core::rules::{DefaultItems, EmptyProperties, Root, SchemaUri};
+use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, Nullable, RuleSet, json, lift};
 use llmshim_resolve::Draft;
@@ -449,6 +449,17 @@ impl Look<'_> {
                     node.any_of = Some(branches);
                     0
                 }
+                // A boolean `additionalProperties` the rule set keeps, where it keeps boolean schemas as they are;
+                // counted as a schema, which the budgets may count.
+                ("additionalProperties", Value::Bool(_)) if rules.booleans == Booleans::Keep => {
+                    self.nodes += 1;
+                    if depth + 1 > self.max_depth {
+                        return false;
+                    }
+                    node.typed[0] = true;
+                    node.typing = true;
+                    SCALAR_BYTES
+                }
                 ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
                 ("minimum" | "maximum", Value::Number(_)) => {
                     node.typed[2] = true;
@@ -720,6 +731,22 @@ mod tests {
             ))
         );
         assert_eq!(builds(&google, &input), Ok(true));
+        // A closed object whose only change is the dialect: built where boolean schemas are kept as they are, walked
+        // where the rule set rejects them (Responses).
+        let closed = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"a": {"type": "string", "additionalProperties": false}},
+            "additionalProperties": false
+        });
+        assert_eq!(
+            builds(&Options::for_target(Target::OpenAiChat), &closed),
+            Ok(true)
+        );
+        assert_eq!(
+            builds(&Options::for_target(Target::OpenAiResponses), &closed),
+            Ok(false)
+        );
         for input in [
             // A union of two live branches; a number bound on a string; a draft-04 dialect; a schema for
             // `additionalProperties`; an untyped node with a default.
