@@ -39,12 +39,18 @@ impl Normalizer {
             let Some(schema) = &p.schema else {
                 continue;
             };
-            // The counters of a result with a memo entry are those of the entry's output, worked out once per entry.
-            let (o, u) = match &p.hit {
+            // The counters of a result with a memo entry are those of the entry's output, worked out once per entry;
+            // past the strict-tool limit the tool is demoted whatever they say, so they are not counted there.
+            let counts = || match &p.hit {
                 Some(hit) => {
                     unpack(hit.remembered(|output| pack(llmshim_strict::budget_counts(output))))
                 }
                 None => llmshim_strict::budget_counts(schema),
+            };
+            let (o, u) = if tools + 1 > budget.max_strict_tools {
+                (0, 0)
+            } else {
+                counts()
             };
             let over = if tools + 1 > budget.max_strict_tools {
                 Some(format!(
