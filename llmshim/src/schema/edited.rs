@@ -630,6 +630,7 @@ mod tests {
     use crate::schema::unchanged::unchanged;
     use crate::schema::{Budget, Nullable, Options, Target, pipeline};
     use llmshim_benches::testdata;
+    use llmshim_core::rules::Booleans;
     use llmshim_core::walk::Hooks;
 
     /// The unchanged look's options, and every target under the nullability policy that leaves unions alone.
@@ -739,14 +740,23 @@ mod tests {
             "properties": {"a": {"type": "string", "additionalProperties": false}},
             "additionalProperties": false
         });
-        assert_eq!(
-            builds(&Options::for_target(Target::OpenAiChat), &closed),
-            Ok(true)
-        );
-        assert_eq!(
-            builds(&Options::for_target(Target::OpenAiResponses), &closed),
-            Ok(false)
-        );
+        for target in Target::BUILTIN {
+            let options = Options::for_target(target);
+            if target.rules().hooks() != Hooks::NONE {
+                continue;
+            }
+            let rules = target.rules().rules();
+            let kept = rules
+                .keep_set(options.keywords)
+                .is_none_or(|keep| keep.keeps("additionalProperties", &json!(false)));
+            let built = builds(&options, &closed);
+            if kept {
+                let expected = rules.booleans == Booleans::Keep;
+                assert_eq!(built, Ok(expected), "{}", target.name());
+            } else {
+                assert!(built.is_ok(), "{built:?}");
+            }
+        }
         for input in [
             // A union of two live branches; a number bound on a string; a draft-04 dialect; a schema for
             // `additionalProperties`; an untyped node with a default.
