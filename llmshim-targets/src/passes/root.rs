@@ -120,6 +120,27 @@ fn not_an_object(branch: &Value) -> bool {
     }
 }
 
+/// Whether a reference (`$ref`, `$dynamicRef`, `$recursiveRef`) stands anywhere in `value`.
+fn holds_reference(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if ["$ref", "$dynamicRef", "$recursiveRef"]
+                    .iter()
+                    .any(|k| map.get(*k).is_some_and(Value::is_string))
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether every subschema under a shaped key is an object of only `required` (strings), `title`, `description`
 /// and `$comment`.
 fn required_only(value: Option<&Value>) -> bool {
@@ -151,13 +172,17 @@ fn merge(
             format!("{combinator} must be an array"),
         ));
     };
-    let original = Value::Array(branches.clone());
+    // The lifted text: each branch as written, but a branch holding a reference as walked, since the output keeps
+    // only the definitions the walk kept and a written `$ref` would name one it no longer holds.
+    let mut lifted = Vec::with_capacity(branches.len());
     let mut walked = Vec::with_capacity(branches.len());
     for mut branch in branches {
+        let written = (!holds_reference(&branch)).then(|| branch.clone());
         let how = Rewalk::here()
             .with_position(Position::new(true, false))
             .with_strict(false);
         cx.rewalk(&mut branch, &how)?;
+        lifted.push(written.unwrap_or_else(|| branch.clone()));
         // A branch that became a kept reference merges as its definition.
         if let Some(value) =
             llmshim_core::defs::site_name(&branch).and_then(|name| cx.definition(name))
@@ -229,7 +254,7 @@ fn merge(
     if !required.is_empty() {
         json::set(map, "required", Value::Array(required));
     }
-    cx.queue_lift(combinator, original, "root.merge-alternatives");
+    cx.queue_lift(combinator, Value::Array(lifted), "root.merge-alternatives");
     cx.record(
         "root.merge-alternatives",
         ChangeKind::Relaxed,

@@ -2746,3 +2746,57 @@ fn an_any_or_null_branch_of_an_object_takes_the_object_type() {
         "{out}"
     );
 }
+
+#[test]
+fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
+    // Root shaping (`root.merge-alternatives`) lifts the root union; a branch holding a reference is lifted as
+    // walked, so the text names no definition the output dropped, and the referenced bound is still in it.
+    let input = json!({
+        "anyOf": [
+            {"$ref": "#/$defs/Card"},
+            {"type": "object", "properties": {"iban": {"type": "string"}}, "required": ["iban"]}
+        ],
+        "$defs": {"Card": {"type": "object", "properties": {"number": {"type": "string", "minLength": 12}}, "required": ["number"]}}
+    });
+    let mut tried = Vec::new();
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let name = config_name(target, strict);
+        let Some((_, rest)) = out["description"]
+            .as_str()
+            .and_then(|d| d.split_once("(anyOf: "))
+        else {
+            continue;
+        };
+        let fragment = serde_json::Deserializer::from_str(rest)
+            .into_iter::<Value>()
+            .next()
+            .and_then(Result::ok)
+            .expect("the lifted union is JSON");
+        let mut stack = vec![&fragment];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(reference)) = map.get("$ref") {
+                        assert!(
+                            resolve(&out, reference).is_some(),
+                            "{name}: the lifted {reference} names nothing in {out}"
+                        );
+                    }
+                    stack.extend(map.values());
+                }
+                Value::Array(items) => stack.extend(items),
+                _ => {}
+            }
+        }
+        assert!(
+            holds(&fragment, "minLength", "(minLength:", &out),
+            "{name}: {fragment}"
+        );
+        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+        assert!(found.is_empty(), "{name}: {found:?}\n{out}");
+        tried.push(name);
+    }
+    eprintln!("suite: loss root union lifted on {tried:?}");
+    assert!(!tried.is_empty(), "no target shapes the root union");
+}
