@@ -680,6 +680,48 @@ impl NodeCtx<'_> {
         }
     }
 
+    /// Takes back `count` narrowings by `rule` made in the union branches of this node's `combinator` (a change at
+    /// `<node>/<combinator>/<i>`, or in a union of such a branch that a later step folded into it,
+    /// `<node>/<combinator>/<i>/anyOf/<j>`), once a later step has given those branches back what the narrowing took:
+    /// the narrowed count goes down by `count` and, with diagnostics, the latest such records go.
+    pub fn retract_narrowings(&mut self, rule: &str, combinator: &str, count: usize) {
+        if count == 0 {
+            return;
+        }
+        self.shared.narrowed = self.shared.narrowed.saturating_sub(count);
+        let prefix = format!("{}/{combinator}/", self.shared.pointer);
+        let in_branch = |pointer: &str| {
+            pointer.strip_prefix(&prefix).is_some_and(|rest| {
+                let mut tokens = rest.split('/');
+                let index = |t: Option<&str>| {
+                    t.is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                };
+                if !index(tokens.next()) {
+                    return false;
+                }
+                while let Some(token) = tokens.next() {
+                    if token != "anyOf" || !index(tokens.next()) {
+                        return false;
+                    }
+                }
+                true
+            })
+        };
+        let mut left = count;
+        let mut at = self.shared.changes.len();
+        while left > 0 && at > 0 {
+            at -= 1;
+            let change = &self.shared.changes[at];
+            if change.kind == ChangeKind::Narrowed
+                && change.rule == rule
+                && in_branch(&change.pointer)
+            {
+                self.shared.changes.remove(at);
+                left -= 1;
+            }
+        }
+    }
+
     /// Notes that a change not of kind `narrowed` made this node admit fewer values (a `type` that `walk.infer-type`
     /// took from `properties` or `items`, which admit any value of another type).
     pub fn note_tightened(&mut self) {

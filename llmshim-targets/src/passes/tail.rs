@@ -612,10 +612,13 @@ fn applies(key: &str, ty: &str) -> bool {
 /// the node's type `ty`, as it does where that type is known when the branch is walked, and the fragment and the
 /// `nullable` mark go (a value of the node is not null). Otherwise it would admit nothing there, and isolation would
 /// remove it with what its description holds.
-fn retype_any(branch: &mut Value, ty: &str) {
+///
+/// Returns whether it retyped the branch: the branch then admits every value of its node again, so the narrowing
+/// `walk.narrow-any` recorded for it no longer holds.
+fn retype_any(branch: &mut Value, ty: &str) -> bool {
     const FRAGMENT: &str = "(type: any)";
     let Some(map) = branch.as_object_mut() else {
-        return;
+        return false;
     };
     if ty == "string"
         || map.get("type").and_then(Value::as_str) != Some("string")
@@ -624,13 +627,13 @@ fn retype_any(branch: &mut Value, ty: &str) {
                 || llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str())
         })
     {
-        return;
+        return false;
     }
     let Some(Value::String(text)) = map.get("description") else {
-        return;
+        return false;
     };
     let Some(at) = text.find(FRAGMENT) else {
-        return;
+        return false;
     };
     let rest = format!("{} {}", &text[..at], &text[at + FRAGMENT.len()..]);
     let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -641,6 +644,7 @@ fn retype_any(branch: &mut Value, ty: &str) {
     }
     json::remove(map, "nullable");
     json::set(map, "type", Value::String(ty.to_owned()));
+    true
 }
 
 /// A node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
@@ -658,9 +662,11 @@ fn isolate(
     };
     if let Some(ty) = map.get("type").cloned() {
         if let Some(name) = ty.as_str() {
+            let mut retyped = 0;
             for branch in &mut branches {
-                retype_any(branch, name);
+                retyped += usize::from(retype_any(branch, name));
             }
+            cx.retract_narrowings("walk.narrow-any", "anyOf", retyped);
         }
         // A branch that a narrowing changed (a part omitted or cut as recursive, named in its description) may admit
         // nothing only because of what was left out: its description, which names that part, joins the node's, so

@@ -2800,3 +2800,36 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     eprintln!("suite: loss root union lifted on {tried:?}");
     assert!(!tried.is_empty(), "no target shapes the root union");
 }
+
+#[test]
+fn a_branch_that_isolation_retypes_is_no_longer_reported_narrowed() {
+    // `walk.narrow-any` made each of these branches a string before its node's type was known; Google's isolation
+    // then gives it the node's type (`google.isolate-any-of`), so it admits every value of the node again and the
+    // narrowing is taken back, with diagnostics and without.
+    for text in [
+        ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS,
+        ANY_OR_NULL_BRANCH_OF_AN_OBJECT,
+    ] {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        for diagnostics in [false, true] {
+            let options = Options::for_target(Target::Google).with_diagnostics(diagnostics);
+            let (out, report) = normalize(&options, &input);
+            assert_eq!(
+                out["properties"]["name"]["anyOf"][1]["type"], "object",
+                "{out}"
+            );
+            assert!(
+                !report.narrowed && !report.used_fallback,
+                "diagnostics {diagnostics}: {report:?}\n{out}"
+            );
+            assert!(
+                report.changes.iter().all(|c| c.rule != "walk.narrow-any"),
+                "{report:?}"
+            );
+        }
+    }
+    // A branch narrowed to a string that no isolation retypes (its node has no single type) stays narrowed.
+    let input = json!({"type": "object", "properties": {"name": {"anyOf": [{"type": "integer"}, {"default": 1}]}}});
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(report.narrowed, "{report:?}\n{out}");
+}
