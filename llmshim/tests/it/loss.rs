@@ -31,8 +31,10 @@
 //! the positions below the union's node. The same holds below an `allOf` entry, where the merge gathers the
 //! schemas that two entries give one property into an `allOf` of its own, which a target without `allOf`
 //! (google-json) lifts whole, and below an `allOf` that could not be merged and was lifted whole at a position
-//! above. What this invariant does not see: a keyword that one union branch lost while another branch at
-//! the same position still holds it, and a position that vanished without being named.
+//! above. A union branch whose union the output still has with as many branches (`oneOf` read as `anyOf`) is
+//! also checked alone: a keyword kept or lifted at its position must be kept, lifted or named in that branch, not only
+//! in another branch at the same position. What this invariant does not see: a position that vanished without being
+//! named.
 //!
 //! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
 //! schemas as a property test, and against a custom target per lift-list keyword that drops instead of lifting,
@@ -323,6 +325,9 @@ struct Visit<'a> {
     shadow: Vec<String>,
     /// The node is an `allOf` entry or lies below one (references followed).
     below_all_of: bool,
+    /// For a union branch: the combinators, entry indexes and entry counts that lead to it from the node at its
+    /// position that is no branch (outermost first); empty for that node.
+    trail: Vec<(&'static str, usize, usize)>,
     /// The node is the schema `additionalProperties` of a node the walker types `object`, or lies below one:
     /// under strict, closing that object replaces the schema by `false` ([`CLOSED`]), so the position does not
     /// survive there, whatever another node at the same path keeps.
@@ -661,6 +666,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         shadow: Vec<String>,
         below_all_of: bool,
         closed: bool,
+        trail: Vec<(&'static str, usize, usize)>,
     }
     let mut out = Enumerated {
         root: input,
@@ -676,6 +682,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         shadow: Vec::new(),
         below_all_of: false,
         closed: false,
+        trail: Vec::new(),
     }];
     while let Some(frame) = stack.pop() {
         if out.visits.len() >= MAX_VISITS {
@@ -719,6 +726,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             branch_of: frame.branch_of.clone(),
             shadow: frame.shadow.clone(),
             below_all_of: frame.below_all_of,
+            trail: frame.trail.clone(),
             closed: frame.closed,
         };
         // The keys the referencing node's siblings give: they replace the target's, including what the target's
@@ -773,6 +781,23 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             object(&own) || (own.is_empty() && visit.entry_types(input).iter().any(|t| object(t)));
         let mut push =
             |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
+                let mut trail = Vec::new();
+                if step.is_none() {
+                    let mut parts = at.split('/');
+                    let first = parts.next();
+                    let combinator = ["anyOf", "oneOf", "allOf"]
+                        .into_iter()
+                        .find(|c| first == Some(*c));
+                    let index = parts.next().and_then(|i| i.parse::<usize>().ok());
+                    if let (Some(combinator), Some(index)) = (combinator, index) {
+                        let count = visit
+                            .get(combinator)
+                            .and_then(Value::as_array)
+                            .map_or(0, Vec::len);
+                        trail.clone_from(&frame.trail);
+                        trail.push((combinator, index, count));
+                    }
+                }
                 let closed = frame.closed || (types_object && step == Some(Step::Additional));
                 let mut path = frame.path.clone();
                 let union = step.is_none();
@@ -789,6 +814,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                     pointer: format!("{pointer}/{at}"),
                     refs: refs.clone(),
                     branch_of: branch,
+                    trail,
                     shadow: if union {
                         let mut shadow = branch_shadow.clone();
                         shadow.extend(sibling_keys(&visit.layers[from + 1..]));
@@ -950,6 +976,44 @@ impl<'a> OutputIndex<'a> {
         }
     }
 
+    /// The output nodes that stand for the union branch that `trail` leads to from the nodes at `path` (see
+    /// [`Visit::trail`]): at each link, entry `index` of every node there whose union of that combinator (`anyOf` or
+    /// `oneOf` for either, which `walk.one-of-to-any-of` renames) still has `count` entries, with what its union
+    /// branches and references reach. `None` where no such node is left (the union was merged, cut to fewer
+    /// branches or collapsed): the position's nodes are then read together.
+    fn branch(
+        &mut self,
+        path: &[Step],
+        trail: &[(&'static str, usize, usize)],
+    ) -> Option<Vec<&'a Map<String, Value>>> {
+        let mut current = self.at(path);
+        for &(combinator, index, count) in trail {
+            let names: &[&str] = if combinator == "allOf" {
+                &["allOf"]
+            } else {
+                &["anyOf", "oneOf"]
+            };
+            let mut next = Vec::new();
+            let mut found = false;
+            for map in &current {
+                for name in names {
+                    if let Some(Value::Array(entries)) = map.get(*name)
+                        && entries.len() == count
+                        && let Some(entry) = entries.get(index)
+                    {
+                        found = true;
+                        self.expand(entry, &mut next);
+                    }
+                }
+            }
+            if !found {
+                return None;
+            }
+            current = next;
+        }
+        Some(current)
+    }
+
     /// The output nodes at `path`.
     fn at(&mut self, path: &[Step]) -> Vec<&'a Map<String, Value>> {
         if let Some(found) = self.memo.get(path) {
@@ -1090,6 +1154,18 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
             .iter()
             .filter_map(|n| n.get("description").and_then(Value::as_str))
             .collect();
+        // A union branch that survives as a branch of its own: a keyword kept or lifted at the position must be so in
+        // that branch, not only in another branch at the same position.
+        let branch = if visit.trail.is_empty() {
+            None
+        } else {
+            index.branch(&visit.path, &visit.trail)
+        };
+        let branch_descriptions: Vec<&str> = branch
+            .iter()
+            .flatten()
+            .filter_map(|n| n.get("description").and_then(Value::as_str))
+            .collect();
         for key in visit.keys() {
             let Some(value) = visit.get(&key) else {
                 continue;
@@ -1102,34 +1178,54 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                     // branch cut below the unrolling depth, `(recursive anyOf: ...)`). Or the property on the way
                     // down was removed from one branch (`(omitted name: kind)`), or cut there below the unrolling
                     // depth (`(recursive name: ...)`), and lives on from another.
-                    let named_above = (0..visit.path.len()).rev().any(|depth| {
-                        let above = index.at(&visit.path[..depth]);
-                        let texts: Vec<&str> = above
-                            .iter()
-                            .filter_map(|n| n.get("description").and_then(Value::as_str))
-                            .collect();
-                        // A property removed from one branch, or cut there below the unrolling depth
-                        // (`(recursive name: ...)`), while another branch still gives it.
-                        let omitted_here = match visit.path.get(depth) {
-                            Some(Step::Property(name)) => {
-                                vec![format!("(omitted {name}: "), format!("(recursive {name}: ")]
-                            }
-                            _ => Vec::new(),
-                        };
-                        named_in_fragment(&key, &texts, input.root)
-                            || texts.iter().any(|d| {
-                                d.contains("(omitted anyOf: ")
-                                    || d.contains("(omitted oneOf: ")
-                                    || d.contains("(recursive anyOf:")
-                                    || d.contains("(recursive oneOf:")
-                                    || omitted_here.iter().any(|o| d.contains(o.as_str()))
-                            })
-                    });
+                    let named_above =
+                        named_above(&mut index, &visit.path, &key, input.root, visit.path.len());
                     if named_above {
                         Ok(Account::Named)
                     } else {
                         Err(why)
                     }
+                })
+                .and_then(|found| match (&found, &branch) {
+                    (Account::Kept | Account::Lifted, Some(branch)) => account(
+                        input.root,
+                        visit,
+                        &key,
+                        value,
+                        branch,
+                        &branch_descriptions,
+                        mode,
+                    )
+                    .or_else(|_| {
+                        // The branch's every property was removed or cut there, each named by its note.
+                        let members_named = key == "properties"
+                            && value.as_object().is_some_and(|members| {
+                                members.keys().all(|name| {
+                                    branch_descriptions.iter().any(|d| {
+                                        d.contains(&format!("(omitted {name}: "))
+                                            || d.contains(&format!("(recursive {name}: "))
+                                    })
+                                })
+                            });
+                        // The branch (or a union in it) was removed and named at this position or above.
+                        if members_named
+                            || named_above(
+                            &mut index,
+                            &visit.path,
+                            &key,
+                            input.root,
+                            visit.path.len() + 1,
+                        ) {
+                            Ok(Account::Named)
+                        } else {
+                            Err(format!(
+                                "is missing from its union branch ({}), though another branch at the same \
+                                 position holds it",
+                                trail_text(&visit.trail)
+                            ))
+                        }
+                    }),
+                    _ => Ok(found),
                 });
             match accounted {
                 Ok(Account::Kept) => tally.kept += 1,
@@ -1275,6 +1371,49 @@ fn named_in_all_of_above(
                 })
         })
     })
+}
+
+/// Whether a description at a position above `path` (the first `end` prefixes of it, so `path.len() + 1` takes the
+/// position itself in) accounts for `key`: a union narrowed or cut there, whose branch that held the keyword is named
+/// (`(anyOf: [...])`, `(omitted anyOf: kind)`, or a recursive branch cut below the unrolling depth,
+/// `(recursive anyOf: ...)`), or the property on the way down removed from one branch (`(omitted name: kind)`) or cut
+/// there below the unrolling depth (`(recursive name: ...)`), which lives on from another.
+fn named_above(
+    index: &mut OutputIndex<'_>,
+    path: &[Step],
+    key: &str,
+    input: &Value,
+    end: usize,
+) -> bool {
+    (0..end.min(path.len() + 1)).rev().any(|depth| {
+        let above = index.at(&path[..depth]);
+        let texts: Vec<&str> = above
+            .iter()
+            .filter_map(|n| n.get("description").and_then(Value::as_str))
+            .collect();
+        let omitted_here = match path.get(depth) {
+            Some(Step::Property(name)) => {
+                vec![format!("(omitted {name}: "), format!("(recursive {name}: ")]
+            }
+            _ => Vec::new(),
+        };
+        named_in_fragment(key, &texts, input)
+            || texts.iter().any(|d| {
+                d.contains("(omitted anyOf: ")
+                    || d.contains("(omitted oneOf: ")
+                    || d.contains("(recursive anyOf:")
+                    || d.contains("(recursive oneOf:")
+                    || omitted_here.iter().any(|o| d.contains(o.as_str()))
+            })
+    })
+}
+
+fn trail_text(trail: &[(&str, usize, usize)]) -> String {
+    trail
+        .iter()
+        .map(|(combinator, index, _)| format!("{combinator}/{index}"))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn path_text(path: &[Step]) -> String {
@@ -1588,6 +1727,9 @@ fn assert_no_loss_anywhere(texts: &[&str]) {
         let enumerated = enumerate(&input);
         for (target, strict) in configurations() {
             let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            if report.used_fallback {
+                continue;
+            }
             let (found, _) = check_enumerated(&enumerated, &out, Mode::of(target, &report));
             assert!(
                 found.is_empty(),
@@ -2397,7 +2539,8 @@ fn a_property_cut_as_recursive_in_one_branch_is_named_there() {
         )
         .0
         .len(),
-        1
+        2,
+        "`minProperties` vanished, and the first branch lost its `properties` while the second holds some"
     );
 }
 
@@ -2747,6 +2890,130 @@ fn an_any_or_null_branch_of_an_object_takes_the_object_type() {
     );
 }
 
+/// A custom target with a built-in rule set and one more step after each node is walked.
+#[derive(Debug)]
+struct Mutated {
+    rules: RuleSet,
+    mutate: fn(&mut Value),
+}
+
+impl TargetRules for Mutated {
+    fn id(&self) -> &'static str {
+        "mutated"
+    }
+
+    fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    fn leave(&self, node: &mut Value, _cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
+        (self.mutate)(node);
+        Ok(())
+    }
+}
+
+/// For every configuration whose built-in output of `input` passes the invariant and shows `applies`: the same rule
+/// set with `mutate` run on every node gives an output the invariant rejects with a violation starting with
+/// `expected`. Returns the configurations tried.
+fn mutation_caught(
+    input: &Value,
+    applies: fn(&Value) -> bool,
+    mutate: fn(&mut Value),
+    expected: &str,
+) -> Vec<String> {
+    let mut tried = Vec::new();
+    for (target, strict) in configurations() {
+        let options = Options::for_target(target).with_strict(strict);
+        let (out, report) = normalize(&options, input);
+        if report.used_fallback || !applies(&out) {
+            continue;
+        }
+        let name = config_name(target, strict);
+        let (found, _) = check(input, &out, &report, Mode::of(target, &report));
+        assert!(found.is_empty(), "{name}: the built-in fails: {found:?}");
+        let mutated: &'static Mutated = Box::leak(Box::new(Mutated {
+            rules: *target.rules().rules(),
+            mutate,
+        }));
+        let options = Options::for_target(Target::custom(mutated)).with_strict(strict);
+        let (lost, lost_report) = normalize(&options, input);
+        let (found, _) = check(input, &lost, &lost_report, Mode::of(target, &lost_report));
+        assert!(
+            found.iter().any(|v| v.starts_with(expected)),
+            "{name}: the mutation is not caught: {found:?} in {lost}"
+        );
+        tried.push(name);
+    }
+    tried
+}
+
+#[test]
+fn a_keyword_one_branch_lost_is_caught_though_another_branch_holds_it() {
+    // Both branches bound the length; a mutation removes the bound from the second only, and the first still holds
+    // it at the same position.
+    let input = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "string", "maxLength": 3, "pattern": "^a"},
+        {"type": "string", "maxLength": 5}
+    ]}}});
+    let tried = mutation_caught(
+        &input,
+        |out| {
+            let a = &out["properties"]["a"];
+            a["anyOf"][1]["maxLength"] == 5 && a["anyOf"][0]["maxLength"] == 3
+        },
+        |node| {
+            if let Some(Value::Array(branches)) = node.get_mut("anyOf")
+                && let Some(Value::Object(last)) = branches.last_mut()
+            {
+                last.remove("maxLength");
+            }
+        },
+        "maxLength at properties/a (input /properties/a/anyOf/1) is missing from its union branch (anyOf/1)",
+    );
+    eprintln!("suite: loss branch mutation caught on {tried:?}");
+    assert!(!tried.is_empty(), "no configuration keeps both bounds");
+    // By hand: the same output with the bound lifted into the second branch's description passes.
+    let output = json!({"type": "object", "properties": {"a": {"anyOf": [
+        {"type": "string", "maxLength": 3, "pattern": "^a"},
+        {"type": "string", "description": "(maxLength: 5)"}
+    ]}}});
+    let (found, tally) = violations(&input, &output, false);
+    assert!(found.is_empty() && tally.lifted == 1, "{found:?} {tally:?}");
+}
+
+#[test]
+fn a_branch_that_isolation_retypes_is_no_longer_reported_narrowed() {
+    // `walk.narrow-any` made each of these branches a string before its node's type was known; Google's isolation
+    // then gives it the node's type (`google.isolate-any-of`), so it admits every value of the node again and the
+    // narrowing is taken back, with diagnostics and without.
+    for text in [
+        ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS,
+        ANY_OR_NULL_BRANCH_OF_AN_OBJECT,
+    ] {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        for diagnostics in [false, true] {
+            let options = Options::for_target(Target::Google).with_diagnostics(diagnostics);
+            let (out, report) = normalize(&options, &input);
+            assert_eq!(
+                out["properties"]["name"]["anyOf"][1]["type"], "object",
+                "{out}"
+            );
+            assert!(
+                !report.narrowed && !report.used_fallback,
+                "diagnostics {diagnostics}: {report:?}\n{out}"
+            );
+            assert!(
+                report.changes.iter().all(|c| c.rule != "walk.narrow-any"),
+                "{report:?}"
+            );
+        }
+    }
+    // A branch narrowed to a string that no isolation retypes (its node has no single type) stays narrowed.
+    let input = json!({"type": "object", "properties": {"name": {"anyOf": [{"type": "integer"}, {"default": 1}]}}});
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(report.narrowed, "{report:?}\n{out}");
+}
+
 #[test]
 fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     // Root shaping (`root.merge-alternatives`) lifts the root union; a branch holding a reference is lifted as
@@ -2799,37 +3066,4 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     }
     eprintln!("suite: loss root union lifted on {tried:?}");
     assert!(!tried.is_empty(), "no target shapes the root union");
-}
-
-#[test]
-fn a_branch_that_isolation_retypes_is_no_longer_reported_narrowed() {
-    // `walk.narrow-any` made each of these branches a string before its node's type was known; Google's isolation
-    // then gives it the node's type (`google.isolate-any-of`), so it admits every value of the node again and the
-    // narrowing is taken back, with diagnostics and without.
-    for text in [
-        ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS,
-        ANY_OR_NULL_BRANCH_OF_AN_OBJECT,
-    ] {
-        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        for diagnostics in [false, true] {
-            let options = Options::for_target(Target::Google).with_diagnostics(diagnostics);
-            let (out, report) = normalize(&options, &input);
-            assert_eq!(
-                out["properties"]["name"]["anyOf"][1]["type"], "object",
-                "{out}"
-            );
-            assert!(
-                !report.narrowed && !report.used_fallback,
-                "diagnostics {diagnostics}: {report:?}\n{out}"
-            );
-            assert!(
-                report.changes.iter().all(|c| c.rule != "walk.narrow-any"),
-                "{report:?}"
-            );
-        }
-    }
-    // A branch narrowed to a string that no isolation retypes (its node has no single type) stays narrowed.
-    let input = json!({"type": "object", "properties": {"name": {"anyOf": [{"type": "integer"}, {"default": 1}]}}});
-    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
-    assert!(report.narrowed, "{report:?}\n{out}");
 }
