@@ -1,6 +1,6 @@
 //! An exact no-op hit allocates nothing, and a changed hit no more than one clone of the stored output (far less
-//! when only a small part changed), counted by the allocator of `support/counting.rs` in a test binary of its own
-//! (tests in one binary run in parallel, so a shared counter would see other tests' allocations).
+//! when only a small part changed), counted by the allocator of `support/counting.rs` in a test binary of its own,
+//! per thread (tests in one binary run in parallel on their own threads).
 
 #[path = "support/counting.rs"]
 mod counting;

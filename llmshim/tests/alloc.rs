@@ -1,6 +1,6 @@
-//! Allocation counts through the facade, counted by the allocator of `llmshim-cache/tests/support/counting.rs` in a
-//! test binary of its own (tests in one binary run in parallel, so a shared counter would see other tests'
-//! allocations; the tests here also take one lock while they count).
+//! Allocation counts through the facade, counted per thread by the allocator of
+//! `llmshim-cache/tests/support/counting.rs` in a test binary of its own (the test harness allocates on other
+//! threads while a test counts; the tests here also take one lock while they count).
 //!
 //! - An exact no-op memo hit allocates nothing.
 //! - An uncached normalization of a schema that needs no change, and of one that does, stays under a stated bound
@@ -149,7 +149,8 @@ fn an_uncached_normalization_allocates_within_its_bound() {
 #[test]
 fn an_uncached_schema_that_needs_no_change_allocates_nothing_without_strict() {
     // The pipeline's look before the walk finds the schema unchanged on every built-in target whose rules are data
-    // only; Google's JSON Schema dialect has an `enter` hook of its own, which the look does not read, so it walks.
+    // only; Google's JSON Schema dialect has an `enter` hook that may act on an `enum`, which the schema holds, so
+    // the look leaves it to the walk.
     let _guard = counting();
     for target in Target::BUILTIN {
         let options = Options::for_target(target);
