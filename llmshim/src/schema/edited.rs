@@ -626,9 +626,9 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::edited;
-    use crate::schema::unchanged::tests::{all_options, corpus, look_property};
+    use crate::schema::unchanged::tests::{all_options, builds_as_walk, corpus, look_property};
     use crate::schema::unchanged::unchanged;
-    use crate::schema::{Budget, Nullable, Options, Target, pipeline};
+    use crate::schema::{Budget, Nullable, Options, Target};
     use llmshim_benches::testdata;
     use llmshim_core::rules::Booleans;
     use llmshim_core::walk::Hooks;
@@ -644,24 +644,9 @@ mod tests {
         all
     }
 
-    /// Where the look builds an output for `input`, the walk's output (bytes, key order included) and report must
-    /// be exactly those; returns whether it built one.
+    /// [`builds_as_walk`] for the edit look.
     fn builds(options: &Options, input: &Value) -> Result<bool, String> {
-        let Some((built, report)) = edited(options, input) else {
-            return Ok(false);
-        };
-        let (out, walked) = pipeline::normalize_uncached(options, input);
-        let (a, b) = (serde_json::to_string(&out), serde_json::to_string(&built));
-        if a.is_err() || a.ok() != b.ok() || walked != report {
-            return Err(format!(
-                "{} {:?} {:?} {:?}: the edit look builds {built} with {report:?}, the walk gives {out} with {walked:?} for {input}",
-                options.target.name(),
-                options.keywords,
-                options.nullable,
-                options.budget,
-            ));
-        }
-        Ok(true)
+        builds_as_walk("edit look", edited, options, input)
     }
 
     #[test]

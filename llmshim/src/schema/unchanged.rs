@@ -818,23 +818,39 @@ pub(super) mod tests {
         all
     }
 
-    /// Where the strict look builds an output for `input`, the walk's output (bytes, key order included) and report
-    /// must be exactly those; returns whether it built one.
-    fn closes(options: &Options, input: &Value) -> Result<bool, String> {
-        let Some((built, report)) = strict_closed(options, input) else {
+    /// A look that builds an output and its report for a schema, or declines it.
+    pub(in crate::schema) type Builder =
+        fn(&Options, &Value) -> Option<(Value, super::Normalization)>;
+
+    /// Where `look` (named `name` in the message) builds an output for `input`, the walk's output (bytes, key order
+    /// included) and report must be exactly those; returns whether it built one.
+    pub(in crate::schema) fn builds_as_walk(
+        name: &str,
+        look: Builder,
+        options: &Options,
+        input: &Value,
+    ) -> Result<bool, String> {
+        let Some((built, report)) = look(options, input) else {
             return Ok(false);
         };
         let (out, walked) = pipeline::normalize_uncached(options, input);
         let (a, b) = (serde_json::to_string(&out), serde_json::to_string(&built));
         if a.is_err() || a.ok() != b.ok() || walked != report {
             return Err(format!(
-                "{} {:?} {:?}: the strict look builds {built} with {report:?}, the walk gives {out} with {walked:?} for {input}",
+                "{} {:?} {:?} {:?}: the {name} builds {built} with {report:?}, the walk gives {out} with {walked:?} \
+                 for {input}",
                 options.target.name(),
                 options.keywords,
+                options.nullable,
                 options.budget,
             ));
         }
         Ok(true)
+    }
+
+    /// [`builds_as_walk`] for the strict look.
+    fn closes(options: &Options, input: &Value) -> Result<bool, String> {
+        builds_as_walk("strict look", strict_closed, options, input)
     }
 
     #[test]
