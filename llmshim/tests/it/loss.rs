@@ -1740,6 +1740,19 @@ fn assert_no_loss_anywhere(texts: &[&str]) {
     }
 }
 
+/// Asserts that `input` loses nothing on any built-in target, strict or not; a fallback's output is checked too.
+fn assert_no_loss_on_every_configuration(input: &Value) {
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), input);
+        let (found, _) = check(input, &out, &report, Mode::of(target, &report));
+        assert!(
+            found.is_empty(),
+            "{}: {found:?}\n{out}",
+            config_name(target, strict)
+        );
+    }
+}
+
 fn config_name(target: Target, strict: bool) -> String {
     format!("{}{}", target.name(), if strict { "+strict" } else { "" })
 }
@@ -2815,15 +2828,7 @@ const ITEMS_IN_A_BRANCH_OF_AN_OBJECT: &str = r##"{"properties":{"name":{"type":"
 fn a_branch_with_items_of_a_node_of_another_type_takes_the_node_type() {
     let input: Value =
         serde_json::from_str(ITEMS_IN_A_BRANCH_OF_AN_OBJECT).expect("a JSON reproduction");
-    for (target, strict) in configurations() {
-        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
-        assert!(
-            found.is_empty(),
-            "{}: {found:?}\n{out}",
-            config_name(target, strict)
-        );
-    }
+    assert_no_loss_on_every_configuration(&input);
     for target in [Target::Google, Target::CloudCodeAssist] {
         let (out, report) = normalize(&Options::for_target(target), &input);
         assert!(!report.used_fallback, "{}: {report:?}", target.name());
@@ -2845,15 +2850,7 @@ const ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS: &str = r##"{"properties":{"name"
 fn an_any_branch_of_a_target_typed_by_its_siblings_takes_that_type() {
     let input: Value = serde_json::from_str(ANY_BRANCH_OF_A_TARGET_TYPED_BY_SIBLINGS)
         .expect("a JSON reproduction");
-    for (target, strict) in configurations() {
-        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
-        assert!(
-            found.is_empty(),
-            "{}: {found:?}\n{out}",
-            config_name(target, strict)
-        );
-    }
+    assert_no_loss_on_every_configuration(&input);
     let (out, report) = normalize(&Options::for_target(Target::Google), &input);
     assert!(!report.used_fallback, "{report:?}");
     assert_eq!(
@@ -2872,15 +2869,7 @@ const ANY_OR_NULL_BRANCH_OF_AN_OBJECT: &str = r#"{"properties":{"name":{"type":"
 fn an_any_or_null_branch_of_an_object_takes_the_object_type() {
     let input: Value =
         serde_json::from_str(ANY_OR_NULL_BRANCH_OF_AN_OBJECT).expect("a JSON reproduction");
-    for (target, strict) in configurations() {
-        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
-        assert!(
-            found.is_empty(),
-            "{}: {found:?}\n{out}",
-            config_name(target, strict)
-        );
-    }
+    assert_no_loss_on_every_configuration(&input);
     let (out, report) = normalize(&Options::for_target(Target::Google), &input);
     assert!(!report.used_fallback, "{report:?}");
     assert_eq!(
