@@ -1,6 +1,6 @@
 //! The extension point: what a target is, built-in or custom.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::report::FallbackReason;
 use crate::rules::RuleSet;
@@ -44,15 +44,16 @@ pub trait TargetRules: Send + Sync + std::fmt::Debug {
         Hooks::BOTH
     }
 
-    /// The keys whose presence on a schema object can make [`enter`](Self::enter) act on it: on a schema object
-    /// (as the walk hands it to `enter`) that holds none of them, `enter` changes nothing, records nothing and
-    /// returns `Ok(())`, wherever the object stands. `None`, the default, says that `enter` may act on any node,
-    /// which is always correct.
+    /// Whether [`enter`](Self::enter) may act on the schema object `node`: where this says `false` of a schema
+    /// object as the walk hands it to `enter`, `enter` changes nothing, records nothing and returns `Ok(())`,
+    /// wherever the object stands. The default, `true` for every node, is always correct.
     ///
-    /// The normalizer reads it before the walk: with a list, a schema that the rule-set data leaves as it is and
-    /// whose schema objects hold none of these keys is handed back without being walked.
-    fn enter_keys(&self) -> Option<&[&str]> {
-        None
+    /// The normalizer reads it before the walk: a schema that the rule-set data leaves as it is and on none of whose
+    /// schema objects `enter` acts is handed back without being walked. A hook whose rules each start by testing a
+    /// member of the node can answer with the same tests, so that the answer follows the hook.
+    fn enter_acts(&self, node: &Map<String, Value>) -> bool {
+        let _ = node;
+        true
     }
 
     /// Step W18: runs on every visited schema object after type inference.

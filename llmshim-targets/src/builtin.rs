@@ -2,18 +2,21 @@
 
 use llmshim_core::walk::{Hooks, NodeCtx};
 use llmshim_core::{FallbackReason, RuleSet, TargetRules};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A target hook, run on every visited schema object (see [`TargetRules::enter`] and [`TargetRules::leave`]).
 pub(crate) type Hook = fn(&mut Value, &mut NodeCtx<'_>) -> Result<(), FallbackReason>;
+
+/// Whether a target's `enter` hook acts on a schema object (see [`TargetRules::enter_acts`]).
+pub(crate) type Acts = fn(&Map<String, Value>) -> bool;
 
 /// A built-in target: an id, its rule set and, for a target whose rules are not all rule-set data, its hooks.
 #[derive(Debug)]
 pub struct Builtin {
     id: &'static str,
     rules: RuleSet,
-    enter: Option<Hook>,
-    enter_keys: Option<&'static [&'static str]>,
+    /// The `enter` hook and the test of the nodes it acts on.
+    enter: Option<(Hook, Acts)>,
 }
 
 impl Builtin {
@@ -22,20 +25,13 @@ impl Builtin {
             id,
             rules: *rules,
             enter: None,
-            enter_keys: None,
         }
     }
 
-    /// Sets the hook run at the target's `enter` step.
-    pub(crate) const fn with_enter(mut self, hook: Hook) -> Self {
-        self.enter = Some(hook);
-        self
-    }
-
-    /// Declares the keys whose presence on a schema object can make the `enter` hook act
-    /// ([`TargetRules::enter_keys`]).
-    pub(crate) const fn with_enter_keys(mut self, keys: &'static [&'static str]) -> Self {
-        self.enter_keys = Some(keys);
+    /// Sets the hook run at the target's `enter` step, with the test of the schema objects it acts on
+    /// ([`TargetRules::enter_acts`]).
+    pub(crate) const fn with_enter(mut self, hook: Hook, acts: Acts) -> Self {
+        self.enter = Some((hook, acts));
         self
     }
 }
@@ -54,17 +50,14 @@ impl TargetRules for Builtin {
         Hooks::when(self.enter.is_some(), Hooks::ENTER)
     }
 
-    fn enter_keys(&self) -> Option<&[&str]> {
-        match self.enter {
-            // No hook acts on no node.
-            None => Some(&[]),
-            Some(_) => self.enter_keys,
-        }
+    fn enter_acts(&self, node: &Map<String, Value>) -> bool {
+        // No hook acts on no node.
+        self.enter.is_some_and(|(_, acts)| acts(node))
     }
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
         match self.enter {
-            Some(hook) => hook(node, cx),
+            Some((hook, _)) => hook(node, cx),
             None => Ok(()),
         }
     }

@@ -31,11 +31,7 @@ use crate::Builtin;
 
 /// Gemini through its JSON Schema fields.
 pub static GOOGLE_JSON_SCHEMA: Builtin = Builtin::new("google-json-schema", &RULES)
-    .with_enter(enter)
-    .with_enter_keys(&ENTER_KEYS);
-
-/// The keys [`enter`] reads: on a node with none of them, each of its rules finds nothing to do.
-const ENTER_KEYS: [&str; 5] = ["nullable", "const", "enum", "format", "allOf"];
+    .with_enter(enter, acts);
 
 /// Function declarations gathered in `[{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}]`,
 /// never a `strict` key; an object schema without properties is left out, as on the `parameters` dialect. A
@@ -120,6 +116,19 @@ const ENUM_LIFT: &str = "gjs.enum-lift";
 /// The rule id of lifting a `format` Gemini does not read.
 const FORMAT_LIFT: &str = "gjs.format-lift";
 
+/// Whether [`enter`] acts on the schema object `map` (`TargetRules::enter_acts`): each of its rules acts only where
+/// its member passes the test the rule itself starts with, so on a node where none does, the hook changes nothing.
+fn acts(map: &Map<String, Value>) -> bool {
+    map.iter().any(|(key, value)| match key.as_str() {
+        "nullable" => marks_null(value),
+        "const" => enum_value(value),
+        "enum" => !scalar_enum(value),
+        "format" => !kept_format(map),
+        "allOf" => true,
+        _ => false,
+    })
+}
+
 /// The `enter` hook: the four value rules, then the `allOf` rule, on every schema object.
 fn enter(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
     let Some(map) = node.as_object_mut() else {
@@ -162,7 +171,7 @@ fn enter(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
 /// has it). The marker goes; a node without `type` already admits null, so only the marker goes there. Returns
 /// whether the node changed. `nullable: false` says nothing and is left for the keep-list to drop.
 fn nullable_to_type(map: &mut Map<String, Value>) -> bool {
-    if map.get("nullable") != Some(&Value::Bool(true)) {
+    if !map.get("nullable").is_some_and(marks_null) {
         return false;
     }
     let null = Value::String("null".to_owned());
@@ -184,18 +193,27 @@ fn nullable_to_type(map: &mut Map<String, Value>) -> bool {
 /// the value is of another kind, nothing changes and the keep-list lifts the `const`. Returns whether the node
 /// changed.
 fn const_to_enum(map: &mut Map<String, Value>) -> bool {
-    let Some(value) = map.get("const").filter(|v| v.is_string() || v.is_number()) else {
+    let Some(value) = map.get("const").filter(|v| enum_value(v)) else {
         return false;
     };
     let value = value.clone();
     crate::passes::const_into_enum(map, value)
 }
 
+/// Whether a `nullable` marker says that null is allowed too (`gjs.nullable-to-type` acts on no other).
+fn marks_null(marker: &Value) -> bool {
+    *marker == Value::Bool(true)
+}
+
+/// Whether a value may stand in an `enum` this dialect reads: a string or a number (`gjs.const-to-enum` acts on no
+/// other `const`).
+fn enum_value(value: &Value) -> bool {
+    value.is_string() || value.is_number()
+}
+
 /// Whether an `enum` is one this dialect reads: an array of strings and numbers.
 fn scalar_enum(values: &Value) -> bool {
-    values
-        .as_array()
-        .is_some_and(|v| v.iter().all(|v| v.is_string() || v.is_number()))
+    values.as_array().is_some_and(|v| v.iter().all(enum_value))
 }
 
 /// Whether the node's `format` is one this dialect keeps: a documented string format on a node whose `type` is
@@ -217,7 +235,7 @@ fn kept_format(map: &Map<String, Value>) -> bool {
 mod tests {
     use serde_json::{Map, Value, json};
 
-    use super::{const_to_enum, kept_format, nullable_to_type, scalar_enum};
+    use super::{acts, const_to_enum, kept_format, nullable_to_type, scalar_enum};
 
     fn apply(rule: fn(&mut Map<String, Value>) -> bool, mut node: Value) -> (bool, String) {
         let changed = node.as_object_mut().is_some_and(rule);
@@ -307,5 +325,37 @@ mod tests {
         assert!(!kept(json!({"type": "integer", "format": "date"})));
         assert!(!kept(json!({"format": "email"})));
         assert!(!kept(json!({"type": "string", "format": 3})));
+    }
+
+    #[test]
+    fn the_hook_acts_only_where_a_rule_does() {
+        let acts = |node: Value| node.as_object().is_some_and(acts);
+        // Each rule's own case.
+        for node in [
+            json!({"type": "string", "nullable": true}),
+            json!({"const": "a"}),
+            json!({"type": "number", "const": 2}),
+            json!({"type": "string", "enum": ["a", null]}),
+            json!({"enum": "a"}),
+            json!({"type": "integer", "format": "int64"}),
+            json!({"type": "string", "format": "int64"}),
+            json!({"format": "date"}),
+            json!({"allOf": [{"type": "string"}]}),
+        ] {
+            assert!(acts(node.clone()), "{node}");
+        }
+        // What every rule leaves: a `false` marker and a `const` of another kind (the keep-list's to drop or lift),
+        // string and number enums, a documented format on a string.
+        for node in [
+            json!({"type": "string", "description": "d"}),
+            json!({"type": "string", "nullable": false}),
+            json!({"const": true}),
+            json!({"type": "string", "enum": ["a", "b"]}),
+            json!({"type": "number", "enum": [1, 2.5]}),
+            json!({"type": "string", "format": "date-time"}),
+            json!({"type": ["string", "null"], "format": "uuid"}),
+        ] {
+            assert!(!acts(node.clone()), "{node}");
+        }
     }
 }
