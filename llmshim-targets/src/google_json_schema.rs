@@ -30,8 +30,8 @@ use serde_json::{Map, Value};
 use crate::Builtin;
 
 /// Gemini through its JSON Schema fields.
-pub static GOOGLE_JSON_SCHEMA: Builtin = Builtin::new("google-json-schema", &RULES)
-    .with_enter(enter, acts);
+pub static GOOGLE_JSON_SCHEMA: Builtin =
+    Builtin::new("google-json-schema", &RULES).with_enter(enter, acts);
 
 /// Function declarations gathered in `[{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}]`,
 /// never a `strict` key; an object schema without properties is left out, as on the `parameters` dialect. A
