@@ -775,8 +775,8 @@ impl<'a> Expand<'_, 'a> {
             }
             let same_base = *target.base == **cx.base();
             substitute(&around.over, t, same_base);
-            if cx.settings().strict && same_base {
-                declare_sibling_names(&around.over, t);
+            if cx.settings().strict {
+                declare_sibling_names(&around.over, t, same_base);
             }
         }
         let before = walked
@@ -918,23 +918,38 @@ fn substitute(over: &Map<String, Value>, target: &mut Map<String, Value>, same_b
     }
 }
 
-/// Under strict, a target whose `allOf` of several entries the walk may merge, and which has no `properties` of its
-/// own, gets the siblings' `properties` before its walk (the merged node has them either way, and the target's walk
-/// leaves them unwalked): `walk.merge-all-of` then sees the names the merged node declares, and gives up an entry
-/// whose `additionalProperties` schema binds one of them. Its walk would otherwise close that entry, and the walk of
-/// the merged node would join the closed entries with the siblings' names, which the schema no longer binds.
-fn declare_sibling_names(over: &Map<String, Value>, target: &mut Map<String, Value>) {
+/// Under strict, a target whose `allOf` of several entries the walk may merge gets the siblings' `properties` before
+/// its walk (the merged node has them either way, and the target's walk leaves them unwalked): `walk.merge-all-of`
+/// then sees the names the merged node declares, and gives up an entry whose `additionalProperties` schema binds one
+/// of them. Its walk would otherwise close that entry, and the walk of the merged node would join the closed entries
+/// with the siblings' names, which the schema no longer binds. Where target and siblings share a base the values are
+/// the siblings' (`substitute` has put them in place already where the target has `properties`); across resources
+/// only the names are given, each admitting anything, as the values' references resolve against the siblings' base.
+fn declare_sibling_names(
+    over: &Map<String, Value>,
+    target: &mut Map<String, Value>,
+    same_base: bool,
+) {
     let several = ["allOf", "all_of"].into_iter().any(|k| {
         json::member(target, k)
             .and_then(Value::as_array)
             .is_some_and(|entries| entries.len() > 1)
     });
-    if !several || json::has(target, "properties") {
+    if !several {
         return;
     }
-    if let Some(properties @ Value::Object(_)) = json::member(over, "properties") {
-        target.insert("properties".to_owned(), properties.clone());
-    }
+    let Some(Value::Object(properties)) = json::member(over, "properties") else {
+        return;
+    };
+    let declared = if same_base {
+        properties.clone()
+    } else {
+        properties
+            .keys()
+            .map(|name| (name.clone(), Value::Object(Map::new())))
+            .collect()
+    };
+    target.insert("properties".to_owned(), Value::Object(declared));
 }
 
 /// The camel-case spelling of a snake-case keyword (other keys as they are).

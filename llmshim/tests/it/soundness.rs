@@ -2528,3 +2528,55 @@ fn a_const_written_as_an_enum_is_lifted_with_it() {
         "{kept:?}"
     );
 }
+
+/// The case above with the reference's target in another resource (an `$id`'d definition): the siblings' `properties`
+/// were put in place for the target's walk only where both share a base, so `walk.merge-all-of` saw no name but the
+/// target's own (none in the first input, `a`, which the binding entry declares, in the second), the entries were
+/// closed, and the walk of the merged node joined them with `default`. Strict now gives the names across resources too.
+#[test]
+fn an_all_of_entry_in_another_resource_whose_additional_properties_bind_a_sibling_property_is_not_joined()
+ {
+    let item = |own: Value, declared: Value| {
+        let mut item = json!({"$id": "https://example.test/item", "allOf": [
+            {"properties": declared, "required": [], "additionalProperties": {"type": "string"}},
+            {"properties": {}, "required": []}]});
+        if let (Some(map), Value::Object(_)) = (item.as_object_mut(), &own) {
+            map.insert("properties".to_owned(), own);
+        }
+        item
+    };
+    let cases = [
+        item(Value::Null, json!({})),
+        item(json!({"a": {}}), json!({"a": {}})),
+    ];
+    let instance = json!({"name": {"default": {}}});
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    for item in cases {
+        let input = json!({"properties": {"name": {"properties": {"default": {"$ref": "#/$defs/Item"}},
+            "required": [], "$ref": "#/$defs/Item"}}, "required": [], "$defs": {"Item": item}});
+        let original = validate::compile(&input).expect("the input compiles");
+        assert!(
+            !validate::errors(&original, &instance).is_empty(),
+            "{input}"
+        );
+        assert_never_unsound(&input);
+        for target in [
+            Target::OpenAiChat,
+            Target::OpenAiResponses,
+            Target::Anthropic,
+            Target::Mcp,
+        ] {
+            let mut out = input.clone();
+            let report =
+                normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
+            assert!(!report.used_fallback && report.strict, "{report:?}");
+            let output = validate::compile(&out).expect("the output compiles");
+            assert!(
+                !validate::errors(&output, &instance).is_empty(),
+                "{} strict={}: {out} admits {instance}",
+                target.name(),
+                report.strict
+            );
+        }
+    }
+}
