@@ -253,7 +253,9 @@ pub struct Normalization {
     /// a removed optional property or union branch, a union cut to one branch, an untyped node given a type, a
     /// truncated recursion), or a constraint was dropped, lifted or loosened below an odd number of `not`s or below
     /// an `if` (where a wider part makes the enclosing schema admit fewer values), whether or not diagnostics
-    /// recorded the changes.
+    /// recorded the changes. A part narrowed below an odd number of `not`s makes the enclosing schema admit more
+    /// values: it is recorded as `relaxed` and does not count here; one below an `if` is recorded as `relaxed` and
+    /// counts (the schema may admit more or fewer).
     pub narrowed: bool,
     /// Why the requested result was not produced (fallback or strict demotion).
     pub fallback_reason: Option<FallbackReason>,

@@ -467,7 +467,7 @@ struct Shared {
     stub_site: Option<String>,
     /// Pointers of `anyOf` nodes the walk made itself (a flattened tuple), whose branches a climb passes through.
     made_unions: Vec<String>,
-    /// How many changes of kind `narrowed` were made (recorded or not).
+    /// How many changes made the schema admit fewer values (recorded or not; see [`NodeCtx::count`]).
     narrowed: usize,
     /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and the ones a pass
     /// declares with [`NodeCtx::note_tightened`] (see [`NodeCtx::one_of_tightened`]).
@@ -484,6 +484,32 @@ struct Shared {
     negated: bool,
     /// How many `if`s the node being visited lies below (see [`NodeCtx::count`]).
     conditions: u32,
+}
+
+impl Shared {
+    /// The kind a change of kind `narrowed` made at the node being visited is recorded with, and whether it counts as
+    /// narrowing the schema (see [`Shared::narrowing`]).
+    fn recorded_narrowing(&self) -> (ChangeKind, bool) {
+        match (self.negated, self.conditions > 0) {
+            (false, false) => (ChangeKind::Narrowed, true),
+            (true, false) => (ChangeKind::Relaxed, false),
+            (_, true) => (ChangeKind::Relaxed, true),
+        }
+    }
+
+    /// Counts a change that makes its part admit fewer values and returns the kind to record, which says what it is
+    /// for the whole schema: below an odd number of `not`s the enclosing schema admits more values, so it is
+    /// `relaxed` and no narrowing; below an `if` a narrower condition sends fewer values to `then` and more to
+    /// `else`, so the schema may admit more or fewer: `relaxed`, and a narrowing. Its node admits fewer values either
+    /// way (see [`NodeCtx::one_of_tightened`]).
+    fn narrowing(&mut self) -> ChangeKind {
+        let (kind, narrows) = self.recorded_narrowing();
+        if narrows {
+            self.narrowed += 1;
+        }
+        self.tightened += 1;
+        kind
+    }
 }
 
 /// The passes of a walk whose hooks can act under one value of strict: bit `i` stands for the pass at index `i`
@@ -637,7 +663,7 @@ impl NodeCtx<'_> {
         keyword: Option<&str>,
     ) {
         let rule = rule.into();
-        self.count(kind, keyword, &rule);
+        let kind = self.count(kind, keyword, &rule);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -657,7 +683,7 @@ impl NodeCtx<'_> {
         tokens: &[&str],
     ) {
         let rule = rule.into();
-        self.count(kind, tokens.last().copied(), &rule);
+        let kind = self.count(kind, tokens.last().copied(), &rule);
         if !self.shared.settings.diagnostics {
             return;
         }
@@ -668,16 +694,20 @@ impl NodeCtx<'_> {
         self.shared.changes.push(Change::new(pointer, rule, kind));
     }
 
-    /// Counts a change of `kind` to `keyword` (the node itself when `None`) by `rule`: a narrowing makes its node
-    /// admit fewer values, and so does a change that widens a part below an odd number of `not`s, or below an `if`
-    /// (a wider condition sends more values to `then` and fewer to `else`, so the node may admit fewer; see
-    /// [`widens`]).
-    fn count(&mut self, kind: ChangeKind, keyword: Option<&str>, rule: &str) {
+    /// Counts a change of `kind` to `keyword` (the node itself when `None`) by `rule` and returns the kind to record
+    /// (see [`Shared::narrowing`] for a change of kind `narrowed`): a change that widens a part below an odd number of
+    /// `not`s, or below an `if`, makes the enclosing schema admit fewer values (a wider condition sends more values
+    /// to `then` and fewer to `else`, so the node may admit fewer; see [`widens`]).
+    fn count(&mut self, kind: ChangeKind, keyword: Option<&str>, rule: &str) -> ChangeKind {
+        if kind == ChangeKind::Narrowed {
+            return self.shared.narrowing();
+        }
         let below = self.shared.negated || self.shared.conditions > 0;
-        if kind == ChangeKind::Narrowed || (below && widens(kind, keyword, rule)) {
+        if below && widens(kind, keyword, rule) {
             self.shared.narrowed += 1;
             self.shared.tightened += 1;
         }
+        kind
     }
 
     /// Takes back `count` narrowings by `rule` made in the union branches of this node's `combinator` (a change at
@@ -688,7 +718,12 @@ impl NodeCtx<'_> {
         if count == 0 {
             return;
         }
-        self.shared.narrowed = self.shared.narrowed.saturating_sub(count);
+        // The branches lie where this node does (no `not` or `if` between them), so their narrowings were counted
+        // and recorded as one made here would be.
+        let recorded = self.shared.recorded_narrowing();
+        if recorded.1 {
+            self.shared.narrowed = self.shared.narrowed.saturating_sub(count);
+        }
         let prefix = format!("{}/{combinator}/", self.shared.pointer);
         let in_branch = |pointer: &str| {
             pointer.strip_prefix(&prefix).is_some_and(|rest| {
@@ -712,10 +747,7 @@ impl NodeCtx<'_> {
         while left > 0 && at > 0 {
             at -= 1;
             let change = &self.shared.changes[at];
-            if change.kind == ChangeKind::Narrowed
-                && change.rule == rule
-                && in_branch(&change.pointer)
-            {
+            if change.kind == recorded.0 && change.rule == rule && in_branch(&change.pointer) {
                 self.shared.changes.remove(at);
                 left -= 1;
             }
@@ -1044,7 +1076,8 @@ pub struct Walked {
     pub literal_bytes: usize,
     /// The kept definitions, named and walked, in the order the walk first needed them.
     pub definitions: Vec<(String, Value)>,
-    /// Some change of kind `narrowed` was made (whether or not diagnostics recorded it).
+    /// Some change made the schema admit fewer values, as [`crate::report::Normalization::narrowed`] says (whether or
+    /// not diagnostics recorded it).
     pub narrowed: bool,
     /// Each part a climb removed, in the order removed, as the climb's site (for a cut, the pointer of its
     /// [`Settings::cuts`] entry) and the pointer of the removed property or union branch; a part removed inside a part
@@ -1491,12 +1524,11 @@ fn omit(
         Part::Other => {}
     }
     cx.shared.removed.push((climb.site.clone(), at));
-    cx.shared.narrowed += 1;
-    cx.shared.tightened += 1;
+    let kind = cx.shared.narrowing();
     if cx.shared.settings.diagnostics {
         cx.shared
             .changes
-            .push(Change::new(climb.site, climb.rule, ChangeKind::Narrowed));
+            .push(Change::new(climb.site, climb.rule, kind));
     }
     true
 }

@@ -334,10 +334,14 @@ fn keyword_sentence(
             }
         }
         ChangeKind::Dropped => format!("removed {k}"),
-        ChangeKind::Narrowed if change.rule == "google.array-items" => match now {
-            Some(value) => format!("added {k}: {}, so the array holds only those", quote(value)),
-            None => format!("added {k}"),
-        },
+        ChangeKind::Narrowed | ChangeKind::Relaxed if change.rule == "google.array-items" => {
+            match now {
+                Some(value) => {
+                    format!("added {k}: {}, so the array holds only those", quote(value))
+                }
+                None => format!("added {k}"),
+            }
+        }
         ChangeKind::Rewritten if keyword == "$ref" && now.is_none() => {
             match before.and_then(Value::as_str) {
                 Some(reference) => format!(

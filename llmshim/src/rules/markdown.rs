@@ -38,6 +38,10 @@ pub fn markdown() -> String {
         s,
         "A change that drops, lifts or loosens a constraint widens its node; below an odd number of `not`s that makes the enclosing schema admit fewer values, and below an `if` it changes which of `then` and `else` applies, so there the report says `narrowed` (`Normalization::narrowed`) whatever the change's kind."
     );
+    let _ = writeln!(
+        s,
+        "A change that narrows its node (kind `narrowed`) is recorded as `relaxed` below an odd number of `not`s, where the enclosing schema admits more values, and does not make the report say `narrowed`; below an `if` it is recorded as `relaxed` too, and the report says `narrowed` (the schema may admit more values or fewer)."
+    );
     let _ = writeln!(s);
     let _ = writeln!(s, "## Rules");
     for rule in RULES {

@@ -1,6 +1,8 @@
 //! `Normalization::outcome`: what each kind of normalization reports, in one value.
 
-use llmshim::schema::{Env, EnvFlags, FallbackKind, Normalizer, Options, Outcome, Target};
+use llmshim::schema::{
+    ChangeKind, Env, EnvFlags, FallbackKind, Normalizer, Options, Outcome, Target,
+};
 use serde_json::json;
 
 fn normalizer() -> Normalizer {
@@ -168,4 +170,55 @@ fn a_constraint_widened_below_not_or_if_reports_narrowed() {
         "{conditional}"
     );
     assert!(report.narrowed, "{report:?}");
+}
+
+#[test]
+fn a_part_narrowed_below_not_is_recorded_relaxed_and_not_as_narrowing() {
+    // Chat cannot express the external reference, so the union branch holding it is removed (`target.omit-property`):
+    // the union admits fewer values, a `not` around it more, and below an `if` fewer strings reach `then` and more
+    // reach `else`.
+    let union = json!({"anyOf": [{"type": "string"},
+        {"type": "object", "properties": {"a": {"$ref": "https://example.test/a"}}, "required": ["a"]}]});
+    let cases = [
+        (union.clone(), ChangeKind::Narrowed, true),
+        (json!({"not": union}), ChangeKind::Relaxed, false),
+        (json!({"not": {"not": union}}), ChangeKind::Narrowed, true),
+        (
+            json!({"if": union, "then": {"minLength": 1}}),
+            ChangeKind::Relaxed,
+            true,
+        ),
+        (
+            json!({"not": {"if": union, "then": {"minLength": 1}}}),
+            ChangeKind::Relaxed,
+            true,
+        ),
+        // The failure is below the `not`, the branch removed above it: a narrowing.
+        (
+            json!({"anyOf": [{"not": {"$ref": "https://example.test/a"}}, {"type": "integer"}]}),
+            ChangeKind::Narrowed,
+            true,
+        ),
+    ];
+    for (p, kind, narrowed) in cases {
+        for diagnostics in [false, true] {
+            let mut schema = json!({"type": "object", "properties": {"p": p}});
+            let options = Options::for_target(Target::OpenAiChat).with_diagnostics(diagnostics);
+            let report = normalizer().normalize_with(&options, &mut schema);
+            assert!(
+                !report.used_fallback
+                    && schema.to_string().contains("(omitted anyOf: external_ref)"),
+                "{p}: {schema}"
+            );
+            assert_eq!(report.narrowed, narrowed, "{p}: {report:?}");
+            let kinds: Vec<ChangeKind> = report
+                .changes
+                .iter()
+                .filter(|c| c.rule == "target.omit-property")
+                .map(|c| c.kind)
+                .collect();
+            let expected = if diagnostics { vec![kind] } else { Vec::new() };
+            assert_eq!(kinds, expected, "{p}: {report:?}");
+        }
+    }
 }
