@@ -37,6 +37,7 @@ pub use normalizer::{Normalizer, SchemaMemo};
 pub use options::Options;
 pub use output::{OutputSchema, normalize_output_for};
 pub use target::{BuiltinTarget, Custom, Target};
+pub(crate) use unchanged::Closable;
 
 use serde_json::Value;
 

@@ -8,6 +8,7 @@ use llmshim_core::walk::HARD_MAX_DEPTH;
 use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
+use crate::schema::unchanged::Closable;
 use crate::schema::{Env, Options, Target};
 use crate::schema::{edited, pipeline, unchanged};
 
@@ -104,19 +105,21 @@ impl Normalizer {
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
         match self.normalize_in(options, schema, false) {
             Outcome::Done(report, ..) => report,
-            // Without `keep` a hit is applied before it comes back; this arm is never taken.
+            // Without `keep` a hit is applied and a verdict built before they come back; these arms are never taken.
             Outcome::Hit(hit) => {
                 hit.apply(schema);
                 hit.report().clone()
             }
+            Outcome::Closable(found) => found.normalize(schema),
         }
     }
 
     /// [`Normalizer::normalize_with`] for a caller that may normalize `schema` again another way (the Anthropic
     /// request budget), which needs the input as it was.
     ///
-    /// A memo hit is handed back without being applied: `schema` is still the input, so nothing is copied, and the
-    /// caller applies the hit or normalizes the input the other way. On any other path `schema` is normalized and
+    /// A memo hit is handed back without being applied, and without a memo the strict look's verdict without its
+    /// output: `schema` is still the input, so nothing is copied, and the caller applies the hit or builds the
+    /// output (`Closable::normalize`) or normalizes the input the other way. On any other path `schema` is normalized and
     /// the input handed back as it was: the very value the normalization read where nothing else needs it, a copy
     /// where the memo keeps it or the look before the walk left the schema as it is (`None` only for an input nested
     /// deeper than the walker goes: it falls back, so it is never normalized again).
@@ -124,6 +127,7 @@ impl Normalizer {
         match self.normalize_in(options, schema, true) {
             Outcome::Done(report, original, stored) => Kept::Done(report, original, stored),
             Outcome::Hit(hit) => Kept::Deferred(hit),
+            Outcome::Closable(found) => Kept::Closable(found),
         }
     }
 
@@ -175,7 +179,12 @@ impl Normalizer {
             if unchanged::unchanged(&effective, schema) {
                 return Outcome::Done(unchanged::report(), copy(schema), None);
             }
-            let (out, report) = uncached(&effective, schema);
+            // A caller that keeps the input gets the strict look's verdict, and builds the output only if it needs it.
+            let (out, report) = match keep.then(|| unchanged::strict_look(&effective, schema)) {
+                Some(Some(found)) => return Outcome::Closable(found),
+                Some(None) => after_strict_look(&effective, schema),
+                None => uncached(&effective, schema),
+            };
             let original = settle(schema, out, &report);
             return Outcome::Done(report, original, None);
         };
@@ -223,6 +232,11 @@ fn uncached(options: &Options, schema: &Value) -> (Value, Normalization) {
         .unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
 }
 
+/// [`uncached`] for a schema the strict look has refused already.
+fn after_strict_look(options: &Options, schema: &Value) -> (Value, Normalization) {
+    edited::edited(options, schema).unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
+}
+
 /// What [`Normalizer::normalize_in`] did.
 enum Outcome {
     /// The schema was normalized in place: its report, the input copied before where it was asked for, and the
@@ -230,6 +244,8 @@ enum Outcome {
     Done(Normalization, Option<Value>, Option<Hit<Options>>),
     /// A memo hit, asked to be handed back unapplied: the schema is still the input.
     Hit(Hit<Options>),
+    /// The strict look's verdict, asked for in place of its output: the schema is still the input.
+    Closable(Closable),
 }
 
 /// What [`Normalizer::normalize_keeping`] hands back.
@@ -241,4 +257,7 @@ pub(crate) enum Kept {
     /// A memo hit, not applied yet: the schema is still the input, identical to the hit's stored input, and the
     /// hit's output and report are the normalization's.
     Deferred(Hit<Options>),
+    /// Without a memo, the strict look's verdict: the schema is still the input, and [`Closable::normalize`] makes it
+    /// the output, with the report the walk would give.
+    Closable(Closable),
 }

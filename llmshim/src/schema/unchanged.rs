@@ -26,6 +26,7 @@
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
+use llmshim_core::null::admits_null;
 use llmshim_core::rules::{DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, RuleSet, TargetRules, json, lift};
@@ -33,7 +34,7 @@ use llmshim_resolve::Draft;
 use llmshim_strict::LimitCounts;
 use serde_json::{Map, Value};
 
-use crate::schema::Options;
+use crate::schema::{Options, pipeline};
 
 /// The deepest nesting of JSON containers the look accepts (far below the walk's budget and the compile limits).
 pub(super) const MAX_DEPTH: usize = 48;
@@ -110,6 +111,22 @@ const STRICT_LIFTED: [&str; 10] = [
 /// no change records. The OpenAI strict limits are counted by the look on the input, which holds everything they
 /// count in the output (closing adds only wrappers and null branches, which they do not count).
 pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
+    strict_look(options, input)?.close(input)
+}
+
+/// The strict look's verdict on a schema: strict normalization amounts to closing its objects, which
+/// [`Closable::close`] does; until then it carries what the Anthropic request budget reads of that output.
+#[derive(Debug)]
+pub(crate) struct Closable {
+    /// The effective options the look ran with.
+    options: Options,
+    /// The request budget's counters of the output (`llmshim_strict::budget_counts`): optional parameters and
+    /// union-typed nodes, counted by the look on the input where the rule set has the budget ((0, 0) elsewhere).
+    pub(crate) counts: (usize, usize),
+}
+
+/// The look of [`strict_closed`] without building the output: its verdict, or `None` (the schema goes to the walk).
+pub(crate) fn strict_look(options: &Options, input: &Value) -> Option<Closable> {
     if !options.strict || options.diagnostics || options.structured_output || options.bypass {
         return None;
     }
@@ -124,6 +141,7 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
     };
     let mut look = Look::<true>::new(options, rules, Some(profile.keep.get(options.keywords)));
     look.limits = profile.openai_limits;
+    look.count_unions = profile.anthropic_budget.is_some();
     if !(look.root(root)
         && json::member(root, "type").and_then(Value::as_str) == Some("object")
         && look.node(root, 0, true, 0))
@@ -137,6 +155,44 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
     {
         return None;
     }
+    // Every object of the output requires all its properties, so none is optional.
+    Some(Closable {
+        options: options.clone(),
+        counts: (0, look.unions),
+    })
+}
+
+impl Closable {
+    /// The strict output of `input`, the schema the look read, and the walk's report for it; `None` (never for a
+    /// schema the look took, which checks what closing can refuse) sends the schema to the walk.
+    pub(crate) fn close(&self, input: &Value) -> Option<(Value, Normalization)> {
+        let options = &self.options;
+        let rules = options.target.rules().rules();
+        let profile = rules.strict?;
+        let Value::Object(root) = input else {
+            return None;
+        };
+        build(root, rules, profile.keep.get(options.keywords))
+    }
+
+    /// Makes `schema`, the schema the look read, its strict output (the walk's, should closing refuse it) and gives
+    /// the walk's report for it.
+    pub(crate) fn normalize(&self, schema: &mut Value) -> Normalization {
+        let (out, report) = self
+            .close(schema)
+            .unwrap_or_else(|| pipeline::normalize_uncached(&self.options, schema));
+        *schema = out;
+        report
+    }
+}
+
+/// The strict output of `root`, a schema the strict look took under `rules` with the strict keep-list `keep`, and
+/// the walk's report for it.
+fn build(
+    root: &Map<String, Value>,
+    rules: &RuleSet,
+    keep: &KeepSet,
+) -> Option<(Value, Normalization)> {
     let mut out = root.clone();
     let uri = Draft::Draft202012.uri();
     let mut changed = match rules.schema_uri {
@@ -151,7 +207,7 @@ pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, 
         // A rule this look does not know.
         _ => return None,
     };
-    changed |= close(&mut out, profile.keep.get(options.keywords))?;
+    changed |= close(&mut out, keep)?;
     Some((
         Value::Object(out),
         Normalization::produced(changed).with_strict(true),
@@ -227,6 +283,10 @@ struct Look<'r, const STRICT: bool> {
     /// Under strict, the OpenAI strict limits of the profile, if it has them; `counts` holds what they count.
     limits: Option<OpenAiLimits>,
     counts: LimitCounts,
+    /// Under strict, whether to count in `unions` the union-typed nodes of the output (for the Anthropic request
+    /// budget): each `anyOf`, and each optional property that closing wraps with null.
+    count_unions: bool,
+    unions: usize,
     max_nodes: usize,
     max_depth: usize,
     max_literal_bytes: usize,
@@ -271,6 +331,8 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             enter: None,
             limits: None,
             counts: LimitCounts::default(),
+            count_unions: false,
+            unions: 0,
             max_nodes: options.budget.max_nodes.min(MAX_NODES),
             max_depth: options.budget.max_depth.min(MAX_DEPTH),
             max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
@@ -433,6 +495,12 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         if self.literal_bytes > self.max_literal_bytes || !self.rewrites_nothing(&node) {
             return false;
         }
+        if STRICT && self.count_unions {
+            self.unions = self
+                .unions
+                .saturating_add(usize::from(node.any_of.is_some()))
+                .saturating_add(wrapped(&node));
+        }
         // The node as the strict limits count it (the look takes no `const`).
         let level = match &self.limits {
             Some(limits) if STRICT => self.counts.node(
@@ -483,14 +551,20 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 && (self.strict().is_none() || node.any_of.is_some());
         };
         // Strict: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
-        // that has `properties`, `items` exactly on an array. A `required` naming a property the object lacks is
-        // refused by `close_object` when the output is built.
+        // that has `properties`, `required` naming only its properties (`close_object` refuses any other name),
+        // `items` exactly on an array.
         if self.strict().is_some() {
             let object = ty == "object";
             let fits = node.any_of.is_none()
                 && (node.enum_values.is_none() || ty == "string")
                 && (object == node.properties.is_some())
                 && (object || (node.required.is_none() && !node.typed[0]))
+                && node.required.is_none_or(|names| {
+                    names.iter().all(|name| {
+                        name.as_str()
+                            .is_some_and(|name| node.properties.is_some_and(|p| json::has(p, name)))
+                    })
+                })
                 && ((ty == "array") == node.items.is_some())
                 && GROUPS.iter().zip(node.typed).all(|(of, present)| {
                     !present || ty == *of || (*of == "number" && ty == "integer")
@@ -549,6 +623,21 @@ fn google_kept(node: &Node<'_>, ty: &str) -> bool {
     format_kept && applies && (node.enum_values.is_none() || ty == "string")
 }
 
+/// The properties of a strict object node that closing wraps with null: those its `required` does not name and that
+/// do not admit null already.
+fn wrapped(node: &Node<'_>) -> usize {
+    let (Some("object"), Some(properties)) = (node.ty, node.properties) else {
+        return 0;
+    };
+    let required = node.required.unwrap_or_default();
+    properties
+        .iter()
+        .filter(|(name, schema)| {
+            !required.iter().any(|r| r.as_str() == Some(name.as_str())) && !admits_null(schema)
+        })
+        .count()
+}
+
 /// An upper bound of the literal charge of a number, boolean or null.
 pub(super) const SCALAR_BYTES: usize = 32;
 
@@ -592,7 +681,7 @@ pub(super) mod tests {
     use llmshim_core::walk::Hooks;
     use llmshim_core::{RuleSet, TargetRules};
 
-    use super::{report, strict_closed, unchanged};
+    use super::{report, strict_closed, strict_look, unchanged};
     use crate::schema::{Budget, Keywords, Nullable, Options, Target, pipeline};
 
     /// The options the look is asked with: every built-in target, without and with strict (made effective as the
@@ -855,9 +944,35 @@ pub(super) mod tests {
         Ok(true)
     }
 
-    /// [`builds_as_walk`] for the strict look.
+    /// [`builds_as_walk`] for the strict look; where the rule set has the Anthropic request budget, the counters the
+    /// look carries must also be those of the output it builds.
     fn closes(options: &Options, input: &Value) -> Result<bool, String> {
-        builds_as_walk("strict look", strict_closed, options, input)
+        let built = builds_as_walk("strict look", strict_closed, options, input)?;
+        let budgeted = options
+            .target
+            .rules()
+            .rules()
+            .strict
+            .is_some_and(|s| s.anthropic_budget.is_some());
+        let (found, out) = (strict_look(options, input), strict_closed(options, input));
+        // A verdict is given only where the output can be built (the tool path builds it later, or never).
+        if found.is_some() != out.is_some() {
+            return Err(format!(
+                "{}: the strict look's verdict {found:?} but its output {out:?} for {input}",
+                options.target.name(),
+            ));
+        }
+        if let (true, Some(found), Some((out, _))) = (budgeted, found, out)
+            && found.counts != llmshim_strict::budget_counts(&out)
+        {
+            return Err(format!(
+                "{}: the strict look counts {:?}, the output {out} has {:?}",
+                options.target.name(),
+                found.counts,
+                llmshim_strict::budget_counts(&out)
+            ));
+        }
+        Ok(built)
     }
 
     #[test]
@@ -1298,6 +1413,8 @@ pub(super) mod tests {
                    "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),
         ] {
             assert_eq!(closes(&chat, &input), Ok(false), "{input}");
+            // Refused by the look itself, so that a verdict without its output never turns out unclosable.
+            assert!(strict_look(&chat, &input).is_none(), "{input}");
         }
     }
 

@@ -39,13 +39,15 @@ impl Normalizer {
             let Some(schema) = &p.schema else {
                 continue;
             };
-            // The counters of a result with a memo entry are those of the entry's output, worked out once per entry;
-            // past the strict-tool limit the tool is demoted whatever they say, so they are not counted there.
-            let counts = || match &p.hit {
-                Some(hit) => {
+            // The counters of a result with a memo entry are those of the entry's output, worked out once per entry,
+            // and those of a strict look's verdict the ones it counted on the input; past the strict-tool limit the
+            // tool is demoted whatever they say, so they are not counted there.
+            let counts = || match (&p.hit, &p.closable) {
+                (Some(hit), _) => {
                     unpack(hit.remembered(|output| pack(llmshim_strict::budget_counts(output))))
                 }
-                None => llmshim_strict::budget_counts(schema),
+                (None, Some(found)) => found.counts,
+                (None, None) => llmshim_strict::budget_counts(schema),
             };
             let (o, u) = if tools + 1 > budget.max_strict_tools {
                 (0, 0)
@@ -79,10 +81,12 @@ impl Normalizer {
                     unions += u;
                 }
                 Some(message) => {
-                    // Nothing reads the input after this: it is moved, not copied. Under a deferred hit the schema is
-                    // still the input, and the hit is dropped unapplied.
+                    // Nothing reads the input after this: it is moved, not copied. Under a deferred hit or a strict
+                    // look's verdict the schema is still the input, and the hit is dropped unapplied, the output
+                    // never built.
                     p.hit = None;
-                    let input = if std::mem::take(&mut p.deferred) {
+                    let unbuilt = p.closable.take().is_some();
+                    let input = if std::mem::take(&mut p.deferred) || unbuilt {
                         p.schema.take()
                     } else {
                         p.original.take()

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::schema::pipeline::fallback;
 use llmshim_cache::Hit;
 
-use crate::schema::{Kept, Normalizer, Options};
+use crate::schema::{Closable, Kept, Normalizer, Options};
 use crate::tools::classify::{Kind, MCP_SHAPE, classify};
 
 /// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
@@ -47,6 +47,10 @@ pub(crate) struct Pending {
     /// `hit` is not applied yet: `schema` is still the input, and [`Pending::settle`] applies the hit unless the
     /// budget normalized the input another way first.
     pub(crate) deferred: bool,
+    /// Without a memo, the strict look's verdict on the schema, whose output is not built yet: `schema` is still the
+    /// input, and [`Pending::settle`] builds the output unless the budget normalized the input another way first.
+    /// Until then `report` says only that strict is kept; the verdict carries the budget's counters.
+    pub(crate) closable: Option<Closable>,
     /// The normalized schema (the input while a hit is deferred), until assembly moves it into the tool.
     pub(crate) schema: Option<Value>,
     /// The schema's report, until assembly moves it into the tools report.
@@ -54,12 +58,16 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
-    /// Applies a deferred memo hit to the schema, which is then the normalized schema; nothing otherwise.
+    /// Applies a deferred memo hit to the schema, or builds the strict look's output from it, which is then the
+    /// normalized schema; nothing otherwise.
     pub(crate) fn settle(&mut self) {
         if std::mem::take(&mut self.deferred)
             && let (Some(hit), Some(schema)) = (&self.hit, self.schema.as_mut())
         {
             hit.apply(schema);
+        }
+        if let (Some(found), Some(schema)) = (self.closable.take(), self.schema.as_mut()) {
+            self.report = found.normalize(schema);
         }
     }
 
@@ -260,6 +268,7 @@ impl Normalizer {
                 original: None,
                 hit: None,
                 deferred: false,
+                closable: None,
                 schema: Some(fallback()),
                 report,
             };
@@ -283,6 +292,7 @@ impl Normalizer {
         let mut original = None;
         let mut hit = None;
         let mut deferred = false;
+        let mut closable = None;
         if let Some(s) = schema.as_mut() {
             let options = options.clone().with_strict(requested);
             if budgeted(&options, requested) {
@@ -292,6 +302,12 @@ impl Normalizer {
                         report = found.report().clone();
                         hit = Some(found);
                         deferred = true;
+                    }
+                    Kept::Closable(found) => {
+                        // What the budget reads of the report: strict kept. The output (an object, as the look
+                        // required of the input's root) and its report are built at settling.
+                        report = Normalization::produced(true).with_strict(true);
+                        closable = Some(found);
                     }
                 }
             } else {
@@ -327,6 +343,7 @@ impl Normalizer {
             original,
             hit,
             deferred,
+            closable,
             schema,
             report,
         }
