@@ -283,8 +283,9 @@ struct Look<'r, const STRICT: bool> {
     /// Under strict, the OpenAI strict limits of the profile, if it has them; `counts` holds what they count.
     limits: Option<OpenAiLimits>,
     counts: LimitCounts,
-    /// Under strict, whether to count in `unions` the union-typed nodes of the output (for the Anthropic request
-    /// budget): each `anyOf`, and each optional property that closing wraps with null.
+    /// Under strict, whether the verdict may stand without its output (where the rule set has the Anthropic request
+    /// budget): the look then counts in `unions` the union-typed nodes of the output (each `anyOf`, and each optional
+    /// property that closing wraps with null) and refuses what closing would refuse.
     count_unions: bool,
     unions: usize,
     max_nodes: usize,
@@ -551,20 +552,21 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 && (self.strict().is_none() || node.any_of.is_some());
         };
         // Strict: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
-        // that has `properties`, `required` naming only its properties (`close_object` refuses any other name),
-        // `items` exactly on an array.
+        // that has `properties`, `items` exactly on an array. Where the verdict may stand without the output (the
+        // budget's counters), `required` naming only its properties; elsewhere `close_object` refuses any other name
+        // when the output is built.
         if self.strict().is_some() {
             let object = ty == "object";
             let fits = node.any_of.is_none()
                 && (node.enum_values.is_none() || ty == "string")
                 && (object == node.properties.is_some())
                 && (object || (node.required.is_none() && !node.typed[0]))
-                && node.required.is_none_or(|names| {
+                && (!self.count_unions || node.required.is_none_or(|names| {
                     names.iter().all(|name| {
                         name.as_str()
                             .is_some_and(|name| node.properties.is_some_and(|p| json::has(p, name)))
                     })
-                })
+                }))
                 && ((ty == "array") == node.items.is_some())
                 && GROUPS.iter().zip(node.typed).all(|(of, present)| {
                     !present || ty == *of || (*of == "number" && ty == "integer")
@@ -955,8 +957,9 @@ pub(super) mod tests {
             .strict
             .is_some_and(|s| s.anthropic_budget.is_some());
         let (found, out) = (strict_look(options, input), strict_closed(options, input));
-        // A verdict is given only where the output can be built (the tool path builds it later, or never).
-        if found.is_some() != out.is_some() {
+        // Under the budget, a verdict is given only where the output can be built (the tool path builds it later, or
+        // never).
+        if budgeted && found.is_some() != out.is_some() {
             return Err(format!(
                 "{}: the strict look's verdict {found:?} but its output {out:?} for {input}",
                 options.target.name(),
@@ -1413,9 +1416,13 @@ pub(super) mod tests {
                    "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),
         ] {
             assert_eq!(closes(&chat, &input), Ok(false), "{input}");
-            // Refused by the look itself, so that a verdict without its output never turns out unclosable.
-            assert!(strict_look(&chat, &input).is_none(), "{input}");
         }
+        // Where the verdict may stand without its output (the Anthropic request budget), the look itself refuses a
+        // required name that is not a property, which closing refuses.
+        let anthropic = Options::for_target(Target::Anthropic).with_strict(true);
+        let unclosable = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]});
+        assert_eq!(closes(&anthropic, &unclosable), Ok(false));
+        assert!(strict_look(&anthropic, &unclosable).is_none());
     }
 
     #[test]
