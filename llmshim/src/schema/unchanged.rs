@@ -561,12 +561,14 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 && (node.enum_values.is_none() || ty == "string")
                 && (object == node.properties.is_some())
                 && (object || (node.required.is_none() && !node.typed[0]))
-                && (!self.count_unions || node.required.is_none_or(|names| {
-                    names.iter().all(|name| {
-                        name.as_str()
-                            .is_some_and(|name| node.properties.is_some_and(|p| json::has(p, name)))
-                    })
-                }))
+                && (!self.count_unions
+                    || node.required.is_none_or(|names| {
+                        names.iter().all(|name| {
+                            name.as_str().is_some_and(|name| {
+                                node.properties.is_some_and(|p| json::has(p, name))
+                            })
+                        })
+                    }))
                 && ((ty == "array") == node.items.is_some())
                 && GROUPS.iter().zip(node.typed).all(|(of, present)| {
                     !present || ty == *of || (*of == "number" && ty == "integer")
