@@ -1421,7 +1421,16 @@ pub(super) mod tests {
         }
         // Where the verdict may stand without its output (the Anthropic request budget), the look itself refuses a
         // required name that is not a property, which closing refuses.
-        let anthropic = Options::for_target(Target::Anthropic).with_strict(true);
+        let anthropic = Target::BUILTIN
+            .into_iter()
+            .find(|t| {
+                t.rules()
+                    .rules()
+                    .strict
+                    .is_some_and(|s| s.anthropic_budget.is_some())
+            })
+            .map(|t| Options::for_target(t).with_strict(true))
+            .expect("a built-in target has the request budget");
         let unclosable = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]});
         assert_eq!(closes(&anthropic, &unclosable), Ok(false));
         assert!(strict_look(&anthropic, &unclosable).is_none());
