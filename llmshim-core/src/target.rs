@@ -48,9 +48,12 @@ pub trait TargetRules: Send + Sync + std::fmt::Debug {
     /// object as the walk hands it to `enter`, `enter` changes nothing, records nothing and returns `Ok(())`,
     /// wherever the object stands. The default, `true` for every node, is always correct.
     ///
-    /// The normalizer reads it before the walk: a schema that the rule-set data leaves as it is and on none of whose
-    /// schema objects `enter` acts is handed back without being walked. A hook whose rules each start by testing a
-    /// member of the node can answer with the same tests, so that the answer follows the hook.
+    /// The normalizer reads it before the walk: a schema that the rule-set data leaves as it is, or changes only by
+    /// a few local edits of its own (a stripped constraint lifted, a root `$schema` removed), and on none of whose
+    /// schema objects `enter` acts is handed back or edited without being walked. It asks on the input's objects,
+    /// which differ from what the walk hands to `enter` at most by the root's `$schema`, so an answer should not
+    /// depend on that key. A hook whose rules each start by testing a member of the node can answer with the same
+    /// tests, so that the answer follows the hook.
     fn enter_acts(&self, node: &Map<String, Value>) -> bool {
         let _ = node;
         true

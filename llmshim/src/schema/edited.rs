@@ -13,7 +13,8 @@
 //! - `required` names that are not properties filtered out, an empty `required` removed (`google.filter-required`);
 //! - an empty `properties` removed (`google.drop-empty-properties`).
 //!
-//! Everything else refuses as the unchanged look refuses: a node that would need any other edit goes to the walk.
+//! Everything else refuses as the unchanged look refuses: a node that would need any other edit goes to the walk, and
+//! so does a node the target's own `enter` hook acts on (`TargetRules::enter_acts`).
 //! The report is the walk's without diagnostics (strict off, `changed` when an edit applied). The unit tests hold
 //! the output and report to the walk's over the whole shared corpus and generated schemas.
 
@@ -21,7 +22,7 @@ use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
-use llmshim_core::{Normalization, Nullable, RuleSet, json, lift};
+use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
 use llmshim_resolve::Draft;
 use serde_json::{Map, Value};
 
@@ -54,8 +55,10 @@ pub(crate) fn edited(options: &Options, input: &Value) -> Option<(Value, Normali
         return None;
     }
     let target = options.target.rules();
-    // A target's own hooks may do anything; only rule-set data is read here.
-    if target.hooks() != Hooks::NONE {
+    // A target's own hooks may do anything; only rule-set data is read here, on nodes its `enter` hook leaves
+    // alone (`TargetRules::enter_acts`).
+    let hooks = target.hooks();
+    if hooks.leave {
         return None;
     }
     let rules = target.rules();
@@ -79,6 +82,7 @@ pub(crate) fn edited(options: &Options, input: &Value) -> Option<(Value, Normali
         max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
         nodes: 0,
         literal_bytes: 0,
+        enter: hooks.enter.then_some(target),
     };
     if !(look.root(root) && look.node(root, 0, true)) {
         return None;
@@ -284,6 +288,8 @@ struct Look<'r> {
     max_literal_bytes: usize,
     nodes: usize,
     literal_bytes: usize,
+    /// The target, where it has an `enter` hook: a node the hook acts on goes to the walk.
+    enter: Option<&'r dyn TargetRules>,
 }
 
 /// The keys of a node that the look reads after its pass over the members.
@@ -321,7 +327,10 @@ impl Look<'_> {
     /// edits.
     fn node(&mut self, map: &Map<String, Value>, depth: usize, root: bool) -> bool {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || depth > self.max_depth {
+        if self.nodes > self.max_nodes
+            || depth > self.max_depth
+            || self.enter.is_some_and(|target| target.enter_acts(map))
+        {
             return false;
         }
         let rules = self.rules;
@@ -552,7 +561,10 @@ impl Look<'_> {
             if json::member(branch, "type").and_then(Value::as_str) == Some("null") {
                 // A null branch: counted as a schema two containers deeper, its members charged.
                 self.nodes += 1;
-                if self.nodes > self.max_nodes || depth + 2 > self.max_depth {
+                if self.nodes > self.max_nodes
+                    || depth + 2 > self.max_depth
+                    || self.enter.is_some_and(|target| target.enter_acts(branch))
+                {
                     return false;
                 }
                 for (key, value) in branch {
@@ -682,6 +694,11 @@ mod tests {
             if google && !options.strict && options.budget == Budget::default() {
                 assert!(edits > 300, "{}: {edits} edited", options.target.name());
             }
+            // On a target with an `enter` hook that says where it acts (Gemini's JSON Schema dialect), the look
+            // takes the schemas whose edits are the rule set's on nodes the hook leaves alone.
+            if target.hooks().enter && !options.strict && options.budget == Budget::default() {
+                assert!(edits > 150, "{}: {edits} edited", options.target.name());
+            }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
@@ -741,6 +758,21 @@ mod tests {
             } else {
                 assert!(built.is_ok(), "{built:?}");
             }
+        }
+        // On a target with an `enter` hook, the edits on nodes the hook leaves alone, and not on a node it acts on.
+        let hooked = Target::BUILTIN
+            .into_iter()
+            .find(|t| t.rules().hooks().enter)
+            .map(Options::for_target)
+            .expect("a built-in target has an enter hook");
+        let defaulted = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                               "properties": {"a": {"type": "string", "enum": ["x", "y"], "default": "x"}}});
+        assert_eq!(builds(&hooked, &defaulted), Ok(true));
+        for input in [
+            json!({"type": "object", "properties": {"a": {"type": "integer", "format": "int64", "default": 1}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", null], "default": "x"}}}),
+        ] {
+            assert_eq!(builds(&hooked, &input), Ok(false), "{input}");
         }
         for input in [
             // A union of two live branches; a number bound on a string; a draft-04 dialect; a schema for
