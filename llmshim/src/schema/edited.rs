@@ -21,7 +21,6 @@
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, Root, SchemaUri};
-use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
 use llmshim_resolve::Draft;
 use serde_json::{Map, Value};
