@@ -48,10 +48,16 @@ impl Pass for RootShaping<'_> {
         if map.get("type").and_then(Value::as_str) != Some("object") {
             return Ok(());
         }
+        // A kept recursive site stands for its definition, walked by now: the output names it by reference, or holds
+        // a copy of it where no cycle is left.
+        let typed_otherwise = |branch: &Value| match llmshim_core::defs::site_name(branch) {
+            Some(name) => cx.definition(name).is_some_and(not_an_object),
+            None => not_an_object(branch),
+        };
         for combinator in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = map.get(combinator)
                 && !branches.is_empty()
-                && branches.iter().all(not_an_object)
+                && branches.iter().all(typed_otherwise)
             {
                 return Err(cx.fail(
                     FallbackKind::TargetUnsupported,

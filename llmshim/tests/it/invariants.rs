@@ -949,3 +949,25 @@ fn an_open_all_of_whose_entries_lost_parts_reaches_its_fixed_point_at_once() {
         }
     }
 }
+
+/// Found by the property test (mcp strict, seed 9001): the root, typed `object`, has one `anyOf` branch, a reference
+/// to the recursive `Tag`, typed `string`. The check that such a root admits nothing (`root.rs`, where root unions
+/// are kept) saw the kept site, untyped, and passed; strict omitted the union branch that held the cycle, so the
+/// definition was then copied into its site, and a second pass saw the `string` branch and fell back. The check now
+/// reads a kept site as its walked definition, so the first pass falls back too, whether the reference stays or not.
+#[test]
+fn a_root_union_branch_naming_a_definition_typed_otherwise_fails_on_the_first_pass() {
+    const ROOT_BRANCH_TO_A_STRING_DEFINITION: &str = r##"{"type":"object","anyOf":[{"$ref":"#/$defs/Tag"}],"$defs":{"Item":{"type":"array","prefixItems":[{"properties":{"name":{"$ref":"#/$defs/Tag"}},"required":[]}],"items":false},"Tag":{"type":"string","anyOf":[{"allOf":[{"$ref":"#/$defs/Item"},{"type":"string"}]},{"properties":{},"required":[]}]}}}"##;
+    every_invariant_holds(ROOT_BRANCH_TO_A_STRING_DEFINITION);
+    let input: Value = serde_json::from_str(ROOT_BRANCH_TO_A_STRING_DEFINITION).expect("JSON");
+    for strict in [false, true] {
+        let options = Options::for_target(Target::Mcp).with_strict(strict);
+        let (out, report) = run(&uncached(), &options, &input);
+        let reason = report.fallback_reason.as_ref().map(|r| r.message.as_str());
+        assert_eq!(
+            reason,
+            Some("no root anyOf branch can be an object"),
+            "strict={strict}: {out}"
+        );
+    }
+}
