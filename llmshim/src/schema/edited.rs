@@ -1,61 +1,43 @@
-//! The plain look's second chance: a schema that normalization without strict changes only by a few local edits,
-//! built from one copy of the input instead of walked.
+//! The plain look: a schema that normalization without strict hands back as it is, or changes only by a few local
+//! edits, found by one borrowed read and, where an edit applies, made where the schema is instead of walked.
 //!
 //! About half of the MCP corpus's tool schemas change on the Google targets, and most of them only because Gemini's
 //! keep-list has no `additionalProperties` or `default`, the dialect's root `$schema` is removed, an empty
 //! `properties` or `required` is dropped, or a `format` Gemini does not know is lifted. [`edited`] runs the look of
-//! [`super::unchanged`] with those edits allowed, and where every node of the schema passes, builds the output as the
-//! walk leaves it:
+//! [`super::unchanged`] with those edits allowed, noting whether any applies; where every node of the schema passes
+//! and none does, the schema stays as it is ([`Looked::Unchanged`]: nothing copied, walked, compared or dropped),
+//! and otherwise ([`Looked::Edited`]) it is edited as the walk leaves it:
 //! - the root's `$schema` (draft 7 or 2020-12 only) removed or set to 2020-12 as the meta step does;
 //! - a key the rule set's keep-list strips, among a boolean `additionalProperties` (dropped) and the scalar
-//!   constraints of [`LIFTED`] (lifted into the description in byte-wise keyword order, as the walk's lift queue
+//!   constraints the look lifts (lifted into the description in byte-wise keyword order, as the walk's lift queue
 //!   writes them), and under the Google value rules a `format` they do not keep (lifted with them);
+//! - a nullable `anyOf` of one live branch collapsed (`google.collapse-nullable`);
 //! - `required` names that are not properties filtered out, an empty `required` removed (`google.filter-required`);
 //! - an empty `properties` removed (`google.drop-empty-properties`).
 //!
-//! Everything else refuses as the unchanged look refuses: a node that would need any other edit goes to the walk, and
-//! so does a node the target's own `enter` hook acts on (`TargetRules::enter_acts`).
-//! The report is the walk's without diagnostics (strict off, `changed` when an edit applied). The unit tests hold
-//! the output and report to the walk's over the whole shared corpus and generated schemas.
+//! Everything else refuses: a node that would need any other edit goes to the walk, and so does a node the target's
+//! own `enter` hook acts on (`TargetRules::enter_acts`). The report is the walk's without diagnostics (strict off, `changed` when an
+//! edit applied). The unit tests hold the output and report to the walk's over the whole shared corpus and
+//! generated schemas.
 
-use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
-use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, Root, SchemaUri};
-use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
-use llmshim_resolve::Draft;
+use llmshim_core::rules::EmptyProperties;
+use llmshim_core::{Normalization, Nullable, json, lift};
 use serde_json::{Map, Value};
 
-use super::unchanged::{
-    GROUPS, MAX_DEPTH, MAX_LITERAL_BYTES, MAX_NODES, SCALAR_BYTES, distinct_strings, list_bytes,
-    text_bytes,
-};
+use super::unchanged::{Look, Looked, dialect};
 use crate::schema::Options;
 
-/// The constraints [`edited`] lifts where the rule set's keep-list strips them, each with a scalar value of the
-/// kind the look accepts (checked in [`Look::node`]), and the group of [`GROUPS`] a bound belongs to.
-const LIFTED: [(&str, Option<usize>); 10] = [
-    ("default", None),
-    ("format", None),
-    ("minimum", Some(2)),
-    ("maximum", Some(2)),
-    ("exclusiveMinimum", Some(2)),
-    ("exclusiveMaximum", Some(2)),
-    ("minItems", Some(1)),
-    ("maxItems", Some(1)),
-    ("minLength", Some(3)),
-    ("maxLength", Some(3)),
-];
-
-/// Where normalizing `input` without strict, with the effective `options`, certainly amounts to the edits the module
-/// lists, that output, built from one copy of the input, and the walk's report for it; `None` sends the schema to
-/// the walk.
-pub(crate) fn edited(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
+/// What normalizing `input` without strict, with the effective `options`, amounts to where it is nothing
+/// ([`Looked::Unchanged`]) or the edits the module lists ([`Looked::Edited`], which makes them where the schema is);
+/// `None` sends the schema to the walk.
+pub(crate) fn edited<'r>(options: &'r Options, input: &Value) -> Option<Looked<'r>> {
     if options.strict || options.diagnostics || options.structured_output || options.bypass {
         return None;
     }
     let target = options.target.rules();
-    // A target's own hooks may do anything; only rule-set data is read here, on nodes its `enter` hook leaves
-    // alone (`TargetRules::enter_acts`).
+    // A target's own hooks may do anything, but its `enter` hook leaves a node alone where the target says it does
+    // not act (`TargetRules::enter_acts`): the look then refuses the nodes it acts on.
     let hooks = target.hooks();
     if hooks.leave {
         return None;
@@ -64,75 +46,38 @@ pub(crate) fn edited(options: &Options, input: &Value) -> Option<(Value, Normali
     let Value::Object(root) = input else {
         return None;
     };
-    let mut look = Look {
-        rules,
-        keep: rules.keep_set(options.keywords),
-        // The marker only where the rule set does not forbid it (the walk then fails the node instead).
-        collapse: rules
-            .collapse_nullable_any_of
-            .then_some(options.nullable)
-            .filter(|n| match n {
-                Nullable::Marker => !rules.forbidden.contains(&"nullable"),
-                Nullable::Remove | Nullable::Preserve => true,
-                _ => false,
-            }),
-        max_nodes: options.budget.max_nodes.min(MAX_NODES),
-        max_depth: options.budget.max_depth.min(MAX_DEPTH),
-        max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
-        nodes: 0,
-        literal_bytes: 0,
-        enter: hooks.enter.then_some(target),
-    };
-    if !(look.root(root) && look.node(root, 0, true)) {
+    let mut look = Look::<false>::new(options, rules);
+    look.enter = hooks.enter.then_some(target);
+    // The marker only where the rule set does not forbid it (the walk then fails the node instead).
+    look.collapse = rules
+        .collapse_nullable_any_of
+        .then_some(options.nullable)
+        .filter(|n| match n {
+            Nullable::Marker => !rules.forbidden.contains(&"nullable"),
+            Nullable::Remove | Nullable::Preserve => true,
+            _ => false,
+        });
+    if !(look.root(root) && look.node(root, 0, true, 0)) {
         return None;
     }
-    let mut out = root.clone();
-    let mut changed = match json::member_mut(&mut out, "$schema") {
-        None => false,
-        Some(slot) => match rules.schema_uri {
-            SchemaUri::Remove => json::remove(&mut out, "$schema").is_some(),
-            SchemaUri::Set2020 => {
-                let uri = Draft::Draft202012.uri();
-                let set = slot.as_str() != Some(uri);
-                if set {
-                    *slot = Value::String(uri.to_owned());
-                }
-                set
-            }
-            // The look refuses a `$schema` under a rule it does not know.
-            _ => return None,
-        },
-    };
-    changed |= edit(&mut out, &look);
-    Some((
-        Value::Object(out),
-        Normalization::produced(changed).with_strict(false),
-    ))
+    Some(if look.edited {
+        Looked::Edited(look)
+    } else {
+        Looked::Unchanged
+    })
 }
 
-/// Whether the rule set strips `key` with `value` from a node, so that the look lifts or drops it: the keep-list's
-/// verdict, and under the Google value rules a `format` they do not keep on a node of type `ty`.
-fn stripped(look: &Look<'_>, key: &str, value: &Value, ty: Option<&str>) -> bool {
-    look.keep.is_some_and(|keep| !keep.keeps(key, value))
-        || (key == "format"
-            && look.rules.google_values
-            && value
-                .as_str()
-                .is_none_or(|format| !google_format(ty, format)))
+impl Look<'_, false> {
+    /// Makes the edits on `root`, the root the plain look took, where it is, and gives the walk's report.
+    pub(super) fn build(&self, root: &mut Map<String, Value>) -> Normalization {
+        let mut changed = dialect(root, self.rules.schema_uri);
+        changed |= edit(root, self);
+        Normalization::produced(changed).with_strict(false)
+    }
 }
 
-/// The Google value rules' `format` verdict for the formats the look accepts (never `enum`, which it refuses).
-fn google_format(ty: Option<&str>, format: &str) -> bool {
-    matches!(
-        (ty, format),
-        (Some("string"), "date-time")
-            | (Some("integer"), "int32" | "int64")
-            | (Some("number"), "float" | "double")
-    )
-}
-
-/// Applies the edits to `map`, a copy of a node the look accepted, and below it; returns whether anything changed.
-fn edit(map: &mut Map<String, Value>, look: &Look<'_>) -> bool {
+/// Applies the edits to `map`, a node the look accepted, and below it; returns whether anything changed.
+fn edit(map: &mut Map<String, Value>, look: &Look<'_, false>) -> bool {
     let rules = look.rules;
     // The type's name as one of the known names (the look accepted no other), so that the map stays free to edit.
     let ty = map
@@ -145,7 +90,7 @@ fn edit(map: &mut Map<String, Value>, look: &Look<'_>) -> bool {
     let mut lifted: Vec<(String, Value)> = Vec::new();
     // `retain` rebuilds the map's index only when it removed something.
     map.retain(|key, value| {
-        if !stripped(look, key, value, ty) {
+        if !look.strips(key, value, || ty) {
             return true;
         }
         // `additionalProperties` is not on the lift list: it is dropped.
@@ -191,7 +136,7 @@ fn edit(map: &mut Map<String, Value>, look: &Look<'_>) -> bool {
 }
 
 /// [`edit`] on a schema that is an object; returns whether anything changed.
-fn edit_value(value: &mut Value, look: &Look<'_>) -> bool {
+fn edit_value(value: &mut Value, look: &Look<'_, false>) -> bool {
     match value {
         Value::Object(map) => edit(map, look),
         _ => false,
@@ -276,360 +221,6 @@ fn filter_required(map: &mut Map<String, Value>) -> bool {
     true
 }
 
-/// The running state of one look.
-struct Look<'r> {
-    rules: &'r RuleSet,
-    keep: Option<&'r KeepSet>,
-    /// Where the rule set collapses a nullable union, the nullability policy (one the look knows).
-    collapse: Option<Nullable>,
-    max_nodes: usize,
-    max_depth: usize,
-    max_literal_bytes: usize,
-    nodes: usize,
-    literal_bytes: usize,
-    /// The target, where it has an `enter` hook: a node the hook acts on goes to the walk.
-    enter: Option<&'r dyn TargetRules>,
-}
-
-/// The keys of a node that the look reads after its pass over the members.
-#[derive(Default)]
-struct Node<'v> {
-    ty: Option<&'v str>,
-    properties: Option<&'v Map<String, Value>>,
-    items: Option<&'v Map<String, Value>>,
-    any_of: Option<&'v [Value]>,
-    has_enum: bool,
-    /// A `format` the node keeps (a lifted one is not counted here).
-    format: Option<&'v str>,
-    /// Keys (kept or lifted) that apply to one type only, by group of [`GROUPS`].
-    typed: [bool; 4],
-    /// Keys other than `anyOf`, `description`, `title` and `default` (all an untyped node may hold).
-    typing: bool,
-}
-
-impl Look<'_> {
-    /// The root rule: an object root where the rule set asks for one, none of the keys a shaped root may not keep.
-    fn root(&self, root: &Map<String, Value>) -> bool {
-        let shaped: &[&str] = match self.rules.root {
-            Root::Any => return true,
-            Root::Object => &[],
-            Root::Shaped(keys) => keys,
-            // A root rule this look does not know.
-            _ => return false,
-        };
-        root.iter().all(|(key, value)| {
-            !shaped.contains(&key.as_str()) && (key != "type" || value.as_str() == Some("object"))
-        }) && root.iter().any(|(key, _)| key == "type")
-    }
-
-    /// Whether the schema object `map`, `depth` containers deep, and everything below it need only the module's
-    /// edits.
-    fn node(&mut self, map: &Map<String, Value>, depth: usize, root: bool) -> bool {
-        self.nodes += 1;
-        if self.nodes > self.max_nodes
-            || depth > self.max_depth
-            || self.enter.is_some_and(|target| target.enter_acts(map))
-        {
-            return false;
-        }
-        let rules = self.rules;
-        if self.collapse.is_some() && !root && map.iter().any(|(key, _)| key == "anyOf") {
-            return self.nullable_union(map, depth);
-        }
-        let ty = map
-            .iter()
-            .find_map(|(key, value)| match (key.as_str(), value) {
-                ("type", Value::String(ty)) => Some(ty.as_str()),
-                _ => None,
-            });
-        let mut node = Node::default();
-        for (key, value) in map {
-            if root && key == "$schema" {
-                // The root's dialect, draft 7 or 2020-12 (which read every keyword the look accepts alike), removed
-                // by the meta step or set to 2020-12 where the keep-list keeps it.
-                let known = value.as_str().is_some_and(|uri| {
-                    [Draft::Draft7, Draft::Draft202012]
-                        .iter()
-                        .any(|d| d.uri() == uri)
-                });
-                let rule = match rules.schema_uri {
-                    SchemaUri::Remove => true,
-                    SchemaUri::Set2020 => self.keep.is_none_or(|keep| keep.keeps(key, value)),
-                    _ => false,
-                };
-                if !known || !rule {
-                    return false;
-                }
-                self.charge(key, text_bytes(value.as_str().unwrap_or("")));
-                continue;
-            }
-            if rules.forbidden.contains(&key.as_str()) {
-                return false;
-            }
-            if stripped(self, key, value, ty) {
-                let group = match (key.as_str(), value) {
-                    // Dropped without a trace; counted as a schema, which the budgets may count.
-                    ("additionalProperties", Value::Bool(_)) => {
-                        self.nodes += 1;
-                        if depth + 1 > self.max_depth {
-                            return false;
-                        }
-                        node.typed[0] = true;
-                        self.charge(key, SCALAR_BYTES);
-                        node.typing = true;
-                        continue;
-                    }
-                    (
-                        "default",
-                        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_),
-                    )
-                    | (
-                        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum",
-                        Value::Number(_),
-                    ) => LIFTED.iter().find(|(k, _)| k == key).and_then(|(_, g)| *g),
-                    ("minItems" | "maxItems" | "minLength" | "maxLength", count)
-                        if count.is_u64() =>
-                    {
-                        LIFTED.iter().find(|(k, _)| k == key).and_then(|(_, g)| *g)
-                    }
-                    ("format", Value::String(format)) if format != "enum" => None,
-                    _ => return false,
-                };
-                if let Some(group) = group
-                    && let Some(slot) = node.typed.get_mut(group)
-                {
-                    *slot = true;
-                }
-                if key != "default" {
-                    node.typing = true;
-                }
-                // The walk charges the member as written, before the keep-list; the fragment is not charged.
-                let bytes = match value {
-                    Value::String(text) => text_bytes(text),
-                    _ => SCALAR_BYTES,
-                };
-                self.charge(key, bytes);
-                continue;
-            }
-            let bytes = match (key.as_str(), value) {
-                ("type", Value::String(name)) => {
-                    let known = TYPE_NAMES.contains(&name.as_str());
-                    if !known || (rules.forbid_null_type && name == "null") {
-                        return false;
-                    }
-                    node.ty = Some(name);
-                    node.typing = true;
-                    text_bytes(name)
-                }
-                ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
-                ("properties", Value::Object(properties)) => {
-                    node.properties = Some(properties);
-                    node.typed[0] = true;
-                    node.typing = true;
-                    properties.keys().map(String::len).sum()
-                }
-                ("required", Value::Array(names)) => {
-                    if !distinct_strings(names) {
-                        return false;
-                    }
-                    node.typed[0] = true;
-                    node.typing = true;
-                    list_bytes(names)
-                }
-                ("enum", Value::Array(values)) => {
-                    if values.is_empty() || !values.iter().all(Value::is_string) {
-                        return false;
-                    }
-                    node.has_enum = true;
-                    node.typing = true;
-                    list_bytes(values)
-                }
-                ("items", Value::Object(items)) => {
-                    node.items = Some(items);
-                    node.typed[1] = true;
-                    node.typing = true;
-                    0
-                }
-                ("anyOf", Value::Array(branches)) => {
-                    if root || branches.is_empty() {
-                        return false;
-                    }
-                    node.any_of = Some(branches);
-                    0
-                }
-                // A boolean `additionalProperties` the rule set keeps, where it keeps boolean schemas as they are;
-                // counted as a schema, which the budgets may count.
-                ("additionalProperties", Value::Bool(_)) if rules.booleans == Booleans::Keep => {
-                    self.nodes += 1;
-                    if depth + 1 > self.max_depth {
-                        return false;
-                    }
-                    node.typed[0] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
-                ("minimum" | "maximum", Value::Number(_)) => {
-                    node.typed[2] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("exclusiveMinimum" | "exclusiveMaximum", Value::Number(_)) => {
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("minItems" | "maxItems", count) if count.is_u64() => {
-                    node.typed[1] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("minLength" | "maxLength", count) if count.is_u64() => {
-                    node.typed[3] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("format", Value::String(format)) => {
-                    node.format = Some(format);
-                    node.typing = true;
-                    text_bytes(format)
-                }
-                _ => return false,
-            };
-            self.charge(key, bytes);
-        }
-        if self.literal_bytes > self.max_literal_bytes
-            || self.nodes > self.max_nodes
-            || !self.fits(&node)
-        {
-            return false;
-        }
-        // Children: each property and each `anyOf` branch two containers deeper, the items one.
-        if let Some(properties) = node.properties {
-            for child in properties.values() {
-                let Value::Object(child) = child else {
-                    return false;
-                };
-                if !self.node(child, depth + 2, false) {
-                    return false;
-                }
-            }
-        }
-        if let Some(items) = node.items
-            && !self.node(items, depth + 1, false)
-        {
-            return false;
-        }
-        for branch in node.any_of.into_iter().flatten() {
-            let Value::Object(branch) = branch else {
-                return false;
-            };
-            if !self.node(branch, depth + 2, false) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Whether `map`, `depth` containers deep on a rule set that collapses nullable unions, is a union the collapse
-    /// takes apart and everything below it needs only the module's edits: beside `anyOf` only a `description`, a
-    /// `title` and a scalar `default`; one branch not of type `null`, which the look accepts, and at least one of
-    /// type `null` with at most a `description` beside it.
-    fn nullable_union(&mut self, map: &Map<String, Value>, depth: usize) -> bool {
-        let mut branches: &[Value] = &[];
-        for (key, value) in map {
-            let bytes = match (key.as_str(), value) {
-                ("anyOf", Value::Array(list)) => {
-                    branches = list;
-                    0
-                }
-                ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
-                ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
-                _ => return false,
-            };
-            self.charge(key, bytes);
-        }
-        let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
-        let live = branches.iter().filter(|b| !null(b)).count();
-        if live != 1 || branches.len() < 2 || self.literal_bytes > self.max_literal_bytes {
-            return false;
-        }
-        for branch in branches {
-            let Value::Object(branch) = branch else {
-                return false;
-            };
-            if json::member(branch, "type").and_then(Value::as_str) == Some("null") {
-                // A null branch: counted as a schema two containers deeper, its members charged.
-                self.nodes += 1;
-                if self.nodes > self.max_nodes
-                    || depth + 2 > self.max_depth
-                    || self.enter.is_some_and(|target| target.enter_acts(branch))
-                {
-                    return false;
-                }
-                for (key, value) in branch {
-                    let Value::String(text) = value else {
-                        return false;
-                    };
-                    if key != "type" && key != "description" {
-                        return false;
-                    }
-                    self.charge(key, text_bytes(text));
-                }
-                if self.literal_bytes > self.max_literal_bytes {
-                    return false;
-                }
-            } else if !self.node(branch, depth + 2, false) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Counts a member as a literal the walk charges with its key.
-    fn charge(&mut self, key: &str, bytes: usize) {
-        self.literal_bytes = self
-            .literal_bytes
-            .saturating_add(key.len().saturating_add(bytes));
-    }
-
-    /// Whether no rewrite but the module's edits applies to a node of these keys.
-    fn fits(&self, node: &Node<'_>) -> bool {
-        let rules = self.rules;
-        let Some(ty) = node.ty else {
-            // An untyped node: only annotations (a `default` the keep-list strips is lifted as on a typed node),
-            // perhaps a union, where no type is required (none is inferred).
-            return !node.typing && !rules.require_type;
-        };
-        if node.any_of.is_some()
-            && (rules.collapse_nullable_any_of || rules.merge_combinators || rules.isolate_any_of)
-        {
-            return false;
-        }
-        // Empty `properties` added, default `items` added; an empty `properties` the rule set removes is an edit.
-        let properties_kept = match rules.empty_properties {
-            EmptyProperties::Add => ty != "object" || node.properties.is_some(),
-            EmptyProperties::Remove | EmptyProperties::Never => true,
-            _ => false,
-        };
-        let items_kept =
-            rules.default_items == DefaultItems::None || ty != "array" || node.items.is_some();
-        properties_kept && items_kept && (!rules.google_values || google_kept(node, ty))
-    }
-}
-
-/// The Google value rules: a string `enum` only on a string node, a kept `format` only where they keep it, and each
-/// keyword (kept or lifted) that applies to one type only on a node of that type.
-fn google_kept(node: &Node<'_>, ty: &str) -> bool {
-    let format_kept = node
-        .format
-        .is_none_or(|format| google_format(Some(ty), format));
-    let applies = GROUPS
-        .iter()
-        .zip(node.typed)
-        .all(|(of, present)| !present || ty == *of || (*of == "number" && ty == "integer"));
-    format_kept && applies && (!node.has_enum || ty == "string")
-}
-
 #[cfg(test)]
 // The tests print how many schemas the look took, beside their verdict.
 #[allow(clippy::print_stderr)]
@@ -641,6 +232,7 @@ mod tests {
     use crate::schema::unchanged::unchanged;
     use crate::schema::{Budget, Nullable, Options, Target};
     use llmshim_benches::testdata;
+    use llmshim_core::Normalization;
     use llmshim_core::rules::Booleans;
     use llmshim_core::walk::Hooks;
 
@@ -655,9 +247,16 @@ mod tests {
         all
     }
 
+    /// The plain look's output and report, built on a copy of the input.
+    fn built(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
+        let mut out = input.clone();
+        let report = edited(options, input)?.build(&mut out)?;
+        Some((out, report))
+    }
+
     /// [`builds_as_walk`] for the edit look.
     fn builds(options: &Options, input: &Value) -> Result<bool, String> {
-        builds_as_walk("edit look", edited, options, input)
+        builds_as_walk("edit look", built, options, input)
     }
 
     #[test]
@@ -718,7 +317,7 @@ mod tests {
             "required": ["b", "z"],
             "additionalProperties": false
         });
-        let Some((built, report)) = edited(&google, &input) else {
+        let Some((built, report)) = built(&google, &input) else {
             panic!("the edit look refuses {input}");
         };
         assert!(report.changed && !report.strict && !report.used_fallback && !report.narrowed);

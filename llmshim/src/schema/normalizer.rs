@@ -8,9 +8,9 @@ use llmshim_core::walk::HARD_MAX_DEPTH;
 use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
-use crate::schema::unchanged::Closable;
+use crate::schema::unchanged::{Closable, Looked};
 use crate::schema::{Env, Options, Target};
-use crate::schema::{edited, pipeline, unchanged};
+use crate::schema::{pipeline, unchanged};
 
 /// The memo type the facade uses: keyed by the effective [`Options`].
 pub type SchemaMemo = Memo<Options>;
@@ -175,18 +175,28 @@ impl Normalizer {
         };
         // Off the memo's hit path, a schema the look finds unchanged is left where it is: nothing is copied, walked,
         // compared or dropped.
-        let Some(memo) = memo else {
-            if unchanged::unchanged(&effective, schema) {
-                return Outcome::Done(unchanged::report(), copy(schema), None);
+        // Off the memo (or where it keys nothing), a schema a look takes is normalized where it is: left as it is
+        // where nothing changes, edited or closed in place otherwise; nothing is walked, compared or dropped, and
+        // nothing copied but the original a caller keeps (the look read the schema, so it is within the walker's
+        // depth). A caller that keeps the input gets the strict look's verdict instead, and builds the output only
+        // if it needs it.
+        let unkeyed = |schema: &mut Value| {
+            match unchanged::look(&effective, schema) {
+                Some(Looked::Closed(found)) if keep => return Outcome::Closable(found),
+                Some(looked) => {
+                    let original = keep.then(|| schema.clone());
+                    if let Some(report) = looked.build(schema) {
+                        return Outcome::Done(report, original, None);
+                    }
+                }
+                None => {}
             }
-            // A caller that keeps the input gets the strict look's verdict, and builds the output only if it needs it.
-            let (out, report) = match keep.then(|| unchanged::strict_look(&effective, schema)) {
-                Some(Some(found)) => return Outcome::Closable(found),
-                Some(None) => after_strict_look(&effective, schema),
-                None => uncached(&effective, schema),
-            };
+            let (out, report) = pipeline::normalize_uncached(&effective, schema);
             let original = settle(schema, out, &report);
-            return Outcome::Done(report, original, None);
+            Outcome::Done(report, original, None)
+        };
+        let Some(memo) = memo else {
+            return unkeyed(schema);
         };
         match memo.lookup(&effective, schema) {
             Lookup::Hit(hit) if keep => Outcome::Hit(hit),
@@ -196,11 +206,7 @@ impl Normalizer {
             }
             Lookup::Miss(fingerprint) => {
                 let original = copy(schema);
-                let (out, report) = if unchanged::unchanged(&effective, schema) {
-                    (schema.clone(), unchanged::report())
-                } else {
-                    uncached(&effective, schema)
-                };
+                let (out, report) = uncached(&effective, schema);
                 let input = std::mem::replace(schema, out);
                 let output = schema.clone();
                 // A caller that keeps the input gets the new entry too, to remember what it derives from it.
@@ -212,29 +218,22 @@ impl Normalizer {
                 };
                 Outcome::Done(report, original, stored)
             }
-            Lookup::Unkeyed if unchanged::unchanged(&effective, schema) => {
-                Outcome::Done(unchanged::report(), copy(schema), None)
-            }
-            Lookup::Unkeyed => {
-                let (out, report) = uncached(&effective, schema);
-                let original = settle(schema, out, &report);
-                Outcome::Done(report, original, None)
-            }
+            Lookup::Unkeyed => unkeyed(schema),
         }
     }
 }
 
-/// The uncached normalization of `schema` with the effective `options`: built in one pass where the strict look
-/// finds that strict only closes its objects, or the plain look that only a few local edits apply, walked otherwise.
+/// The uncached normalization of `schema` with the effective `options`, leaving `schema` as it is: built on one
+/// copy where a look takes it (the plain look where it is unchanged or only a few local edits apply, the strict
+/// look where strict only closes its objects), walked otherwise.
 fn uncached(options: &Options, schema: &Value) -> (Value, Normalization) {
-    unchanged::strict_closed(options, schema)
-        .or_else(|| edited::edited(options, schema))
-        .unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
-}
-
-/// [`uncached`] for a schema the strict look has refused already.
-fn after_strict_look(options: &Options, schema: &Value) -> (Value, Normalization) {
-    edited::edited(options, schema).unwrap_or_else(|| pipeline::normalize_uncached(options, schema))
+    if let Some(looked) = unchanged::look(options, schema) {
+        let mut out = schema.clone();
+        if let Some(report) = looked.build(&mut out) {
+            return (out, report);
+        }
+    }
+    pipeline::normalize_uncached(options, schema)
 }
 
 /// What [`Normalizer::normalize_in`] did.

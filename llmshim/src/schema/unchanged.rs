@@ -1,12 +1,10 @@
-//! The look before the walk: a schema that normalization would hand back exactly as it is, found without copying it.
+//! The look before the walk: a schema read once, borrowed and without allocating, to find whether normalization
+//! would hand it back as it is, or change it only in ways simple enough to make where the schema is.
 //!
 //! Most tool schemas sent without strict already suit their target (about 72% of the MCP corpus for the OpenAI,
-//! Anthropic and MCP targets, about 48% for Google), yet the uncached path copies each one, walks the copy through
-//! every pass, checks and compiles it, compares it with the input and drops the input. [`unchanged`] reads the schema
-//! once, borrowed and without allocating, and answers `true` only for shapes on which no pass acts and every check
-//! passes, so that the pipeline may skip all of that and report what the walk would: nothing changed, nothing
-//! narrowed, no fallback, strict off (the look runs only without strict, the only mode in which such shapes pass
-//! through unchanged).
+//! Anthropic and MCP targets, about 48% for Google), yet the walk copies each one, runs every pass, checks and
+//! compiles it, compares it with the input and drops the input. The look answers only for shapes on which the passes
+//! do nothing but what it can state, so that the pipeline may skip all of that and report what the walk would.
 //!
 //! It is conservative: a node qualifies only when each of its keys is one of a few keywords with a value of the
 //! expected kind (`type` naming one type, `properties`, `required` naming distinct properties, `description`,
@@ -14,22 +12,31 @@
 //! below the root where the target keeps unions as they are), the rule set's keep-list and forbidden list let
 //! them stand, and none of the rule set's rewrites applies (an object without `properties` where the target adds
 //! them, an array without `items` where it adds them, a keyword of another type where the Google value rules drop it).
-//! Anything else (references, identifiers, `$schema`, patterns, other combinators, `const`, `additionalProperties`,
-//! boolean schemas, type arrays, `nullable`, a target with a `leave` hook of its own, a node its `enter` hook acts on
-//! (`TargetRules::enter_acts`, every node for a target that does not say), diagnostics, structured output) goes to the walk. Sizes stay far inside every budget: a node count, a depth and a bound on the literal bytes the walk
-//! would charge. The unit tests hold the answer to the walk's over the whole shared corpus and generated schemas.
+//! Anything else (references, identifiers, patterns, other combinators, `const`, boolean schemas other than
+//! `additionalProperties`, type arrays, `nullable`, a target with a `leave` hook of its own, a node its `enter` hook
+//! acts on (`TargetRules::enter_acts`, every node for a target that does not say), diagnostics, structured output)
+//! goes to the walk. Sizes stay far inside every budget: a node count, a depth and a bound on the
+//! literal bytes the walk would charge.
 //!
-//! Under strict no schema comes back unchanged, but most tool schemas are changed only by closing their objects:
-//! [`strict_closed`] runs the same look with strict's conditions (the strict keep-list's keys, every node typed or
-//! a union, the few constraints it keeps or lifts) and then builds the output from one copy of the input, as the
-//! strict keep-list, the meta step and `llmshim_strict::CloseObjects` would leave it, with the walk's report.
+//! One reader of a node's members ([`read`]) and one record of what it read ([`Node`]) serve both looks:
+//! - without strict ([`super::edited::edited`]), a few local edits are allowed besides, and the look records whether
+//!   any applies: where none does, the schema is handed back as it is;
+//! - under strict ([`strict_look`]), no schema comes back unchanged, but most tool schemas are changed only by
+//!   closing their objects: the look takes strict's conditions (the strict keep-list's keys, every node typed or a
+//!   union, the few constraints it keeps or lifts), and the schema is closed as the strict keep-list, the meta step
+//!   and `llmshim_strict::CloseObjects` would leave it, with the walk's report.
+//!
+//! What a look takes is built where the schema is ([`Looked::build`]): the normalizer copies the schema first only
+//! where it must keep the input (a memo entry, a caller that keeps the original).
+//!
+//! The unit tests hold both looks' answers to the walk's over the whole shared corpus and generated schemas.
 
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::null::admits_null;
-use llmshim_core::rules::{DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
+use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
-use llmshim_core::{Normalization, RuleSet, TargetRules, json, lift};
+use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
 use llmshim_resolve::Draft;
 use llmshim_strict::LimitCounts;
 use serde_json::{Map, Value};
@@ -37,42 +44,62 @@ use serde_json::{Map, Value};
 use crate::schema::{Options, pipeline};
 
 /// The deepest nesting of JSON containers the look accepts (far below the walk's budget and the compile limits).
-pub(super) const MAX_DEPTH: usize = 48;
+const MAX_DEPTH: usize = 48;
 
 /// The most schema objects the look accepts in one schema.
-pub(super) const MAX_NODES: usize = 4_096;
+const MAX_NODES: usize = 4_096;
 
 /// The most literal bytes (an upper bound of what the walk's literal charge counts) the look accepts.
-pub(super) const MAX_LITERAL_BYTES: usize = 1 << 20;
+const MAX_LITERAL_BYTES: usize = 1 << 20;
 
 /// The report of a normalization that changed nothing, as the walk gives it without strict.
 pub(crate) fn report() -> Normalization {
     Normalization::produced(false).with_strict(false)
 }
 
-/// Whether normalizing `input` with the effective `options` certainly hands it back unchanged, with
-/// [`report`] as its report.
+/// Whether the plain look hands `input` back as it is under the effective `options`, with [`report`] as its report.
+#[cfg(test)]
 pub(crate) fn unchanged(options: &Options, input: &Value) -> bool {
-    if options.strict || options.diagnostics || options.structured_output || options.bypass {
-        return false;
-    }
-    let target = options.target.rules();
-    // A target's own hooks may do anything, but its `enter` hook leaves a node alone where the target says it does
-    // not act (`TargetRules::enter_acts`): the look then refuses only the nodes it acts on.
-    let hooks = target.hooks();
-    if hooks.leave {
-        return false;
-    }
-    let rules = target.rules();
-    let Value::Object(root) = input else {
-        return false;
-    };
-    let mut look = Look::<false>::new(options, rules, None);
-    look.enter = hooks.enter.then_some(target);
-    look.root(root) && look.node(root, 0, true, 0)
+    matches!(
+        super::edited::edited(options, input),
+        Some(Looked::Unchanged)
+    )
 }
 
-/// The keys a node may hold for [`strict_closed`]: those every strict keep-list keeps and no strict step rewrites.
+/// What a look found for a schema it takes, to be built where the schema is ([`Looked::build`]).
+pub(crate) enum Looked<'r> {
+    /// Normalization hands the schema back exactly as it is, with [`report`] as its report.
+    Unchanged,
+    /// Normalization amounts to the plain look's edits ([`super::edited`]).
+    Edited(Look<'r, false>),
+    /// Strict normalization amounts to closing every object ([`strict_look`]).
+    Closed(Closable),
+}
+
+/// What normalizing `input` with the effective `options` amounts to, where the look for its mode takes it; `None`
+/// sends the schema to the walk.
+pub(crate) fn look<'r>(options: &'r Options, input: &Value) -> Option<Looked<'r>> {
+    if options.strict {
+        strict_look(options, input).map(Looked::Closed)
+    } else {
+        super::edited::edited(options, input)
+    }
+}
+
+impl Looked<'_> {
+    /// Normalizes `schema`, the value looked at, in place, and gives the walk's report for it; `None`, with `schema`
+    /// untouched, where it is not the object the look took.
+    pub(crate) fn build(&self, schema: &mut Value) -> Option<Normalization> {
+        match (self, schema) {
+            (Looked::Closed(found), schema) => found.build(schema),
+            (Looked::Unchanged, Value::Object(_)) => Some(report()),
+            (Looked::Edited(look), Value::Object(root)) => Some(look.build(root)),
+            _ => None,
+        }
+    }
+}
+
+/// The keys a node may hold for [`strict_look`]: those every strict keep-list keeps and no strict step rewrites.
 const STRICT_KEYS: [&str; 9] = [
     "type",
     "title",
@@ -85,9 +112,10 @@ const STRICT_KEYS: [&str; 9] = [
     "additionalProperties",
 ];
 
-/// The constraints (all on the lift list) [`strict_closed`] accepts with a scalar value: where the strict keep-list
-/// strips one, `close` lifts it into the description as the walk does; where it keeps one, it stays.
-const STRICT_LIFTED: [&str; 10] = [
+/// The constraints (all on the lift list) [`strict_look`] accepts with a scalar value: where the strict keep-list
+/// strips one, `close` lifts it into the description as the walk does; where it keeps one, it stays. The plain look
+/// lifts the same ones where the rule set's keep-list strips them.
+const LIFTED: [&str; 10] = [
     "default",
     "minimum",
     "maximum",
@@ -101,21 +129,16 @@ const STRICT_LIFTED: [&str; 10] = [
 ];
 
 /// Where strict normalization of `input` with the effective `options` certainly amounts to closing every object
-/// (`strict.close-object`, `strict.nullable-optional`), that output, built in one pass from the borrowed input, and
-/// the walk's report for it; `None` sends the schema to the walk.
-///
-/// The same look as [`unchanged`], with strict's own conditions: only the keys of [`STRICT_KEYS`], kept by the
-/// strict profile's keep-list as well as the rule set's; every node typed (an object with `properties`, an array
-/// with `items`, `required` naming only declared properties, an `enum` only on a string) or a union of typed
-/// branches below the root, so that no strict step but closing acts. Without diagnostics only: the report then holds
-/// no change records. The OpenAI strict limits are counted by the look on the input, which holds everything they
-/// count in the output (closing adds only wrappers and null branches, which they do not count).
+/// (`strict.close-object`, `strict.nullable-optional`), that output, built on one copy of the input, and the walk's
+/// report for it; `None` sends the schema to the walk.
+#[cfg(test)]
 pub(crate) fn strict_closed(options: &Options, input: &Value) -> Option<(Value, Normalization)> {
     strict_look(options, input)?.close(input)
 }
 
 /// The strict look's verdict on a schema: strict normalization amounts to closing its objects, which
-/// [`Closable::close`] does; until then it carries what the Anthropic request budget reads of that output.
+/// [`Closable::normalize`] does where the schema is; until then it carries what the Anthropic request budget reads
+/// of that output.
 #[derive(Debug)]
 pub(crate) struct Closable {
     /// The effective options the look ran with.
@@ -125,7 +148,9 @@ pub(crate) struct Closable {
     pub(crate) counts: (usize, usize),
 }
 
-/// The look of [`strict_closed`] without building the output: its verdict, or `None` (the schema goes to the walk).
+/// Whether strict normalization of `input` with the effective `options` certainly amounts to closing every object:
+/// the look's verdict, or `None` (the schema goes to the walk).
+///
 pub(crate) fn strict_look(options: &Options, input: &Value) -> Option<Closable> {
     if !options.strict || options.diagnostics || options.structured_output || options.bypass {
         return None;
@@ -135,11 +160,16 @@ pub(crate) fn strict_look(options: &Options, input: &Value) -> Option<Closable> 
         return None;
     }
     let rules = target.rules();
-    let profile = rules.strict?;
+    let profile = rules.strict.as_ref()?;
     let Value::Object(root) = input else {
         return None;
     };
-    let mut look = Look::<true>::new(options, rules, Some(profile.keep.get(options.keywords)));
+    // A `$schema` rule the look does not know.
+    if !matches!(rules.schema_uri, SchemaUri::Remove | SchemaUri::Set2020) {
+        return None;
+    }
+    let mut look = Look::<true>::new(options, rules);
+    look.strict = Some(profile.keep.get(options.keywords));
     look.limits = profile.openai_limits;
     look.count_unions = profile.anthropic_budget.is_some();
     if !(look.root(root)
@@ -163,63 +193,65 @@ pub(crate) fn strict_look(options: &Options, input: &Value) -> Option<Closable> 
 }
 
 impl Closable {
-    /// The strict output of `input`, the schema the look read, and the walk's report for it; `None` (never for a
-    /// schema the look took, which checks what closing can refuse) sends the schema to the walk.
+    /// The strict output of `input`, the schema the look read, built on one copy, and the walk's report for it;
+    /// `None` (never for a schema the look took) sends the schema to the walk.
+    #[cfg(test)]
     pub(crate) fn close(&self, input: &Value) -> Option<(Value, Normalization)> {
-        let options = &self.options;
-        let rules = options.target.rules().rules();
-        let profile = rules.strict?;
-        let Value::Object(root) = input else {
-            return None;
-        };
-        build(root, rules, profile.keep.get(options.keywords))
+        let mut out = input.clone();
+        let report = self.build(&mut out)?;
+        Some((out, report))
     }
 
-    /// Makes `schema`, the schema the look read, its strict output (the walk's, should closing refuse it) and gives
-    /// the walk's report for it.
+    /// Makes `schema`, the schema the look read, its strict output where it is and gives the walk's report for it
+    /// (the walk's output and report, should it not be the object the look took).
     pub(crate) fn normalize(&self, schema: &mut Value) -> Normalization {
-        let (out, report) = self
-            .close(schema)
-            .unwrap_or_else(|| pipeline::normalize_uncached(&self.options, schema));
-        *schema = out;
-        report
+        self.build(schema).unwrap_or_else(|| {
+            let (out, report) = pipeline::normalize_uncached(&self.options, schema);
+            *schema = out;
+            report
+        })
+    }
+
+    /// Closes `schema`, the schema the look read, where it is, and gives the walk's report; `None`, with `schema`
+    /// untouched, where it is not an object.
+    fn build(&self, schema: &mut Value) -> Option<Normalization> {
+        let rules = self.options.target.rules().rules();
+        let profile = rules.strict.as_ref()?;
+        let Value::Object(root) = schema else {
+            return None;
+        };
+        let mut changed = dialect(root, rules.schema_uri);
+        changed |= close(root, profile.keep.get(self.options.keywords));
+        Some(Normalization::produced(changed).with_strict(true))
     }
 }
 
-/// The strict output of `root`, a schema the strict look took under `rules` with the strict keep-list `keep`, and
-/// the walk's report for it.
-fn build(
-    root: &Map<String, Value>,
-    rules: &RuleSet,
-    keep: &KeepSet,
-) -> Option<(Value, Normalization)> {
-    let mut out = root.clone();
+/// The meta step on `root`, a root a look took: its `$schema` removed or set to 2020-12 as `rule` says; returns
+/// whether that changed anything.
+pub(super) fn dialect(root: &mut Map<String, Value>, rule: SchemaUri) -> bool {
+    if !json::has(root, "$schema") {
+        return false;
+    }
     let uri = Draft::Draft202012.uri();
-    let mut changed = match rules.schema_uri {
-        SchemaUri::Remove => json::remove(&mut out, "$schema").is_some(),
-        SchemaUri::Set2020 => match json::member_mut(&mut out, "$schema") {
+    match rule {
+        SchemaUri::Remove => json::remove(root, "$schema").is_some(),
+        SchemaUri::Set2020 => match json::member_mut(root, "$schema") {
             Some(slot) if slot.as_str() != Some(uri) => {
                 *slot = Value::String(uri.to_owned());
                 true
             }
             _ => false,
         },
-        // A rule this look does not know.
-        _ => return None,
-    };
-    changed |= close(&mut out, keep)?;
-    Some((
-        Value::Object(out),
-        Normalization::produced(changed).with_strict(true),
-    ))
+        // A rule the looks refuse.
+        _ => false,
+    }
 }
 
-/// Closes every object in the node `map`, a copy of a node the strict look accepted, as
-/// `llmshim_strict::CloseObjects` closes it: the constraints the strict keep-list strips lifted, children first,
-/// then each object closed by `llmshim_strict::close_object`, the closing the pass itself runs; returns whether
-/// anything changed, `None` where closing fails (the walk then fails too). The copy keeps the input's hash tables,
-/// so only the keys added are hashed.
-fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> Option<bool> {
+/// Closes every object in the node `map`, a node the strict look took, as `llmshim_strict::CloseObjects` closes it:
+/// the constraints the strict keep-list strips lifted, children first, then each object closed by
+/// `llmshim_strict::close_object`, the closing the pass itself runs; returns whether anything changed. The map keeps
+/// its hash table, so only the keys added are hashed.
+fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> bool {
     // The strict keep-list's step: the constraints it strips are lifted into the description in keyword order.
     let mut changed = false;
     if map.iter().any(|(key, value)| !keep.keeps(key, value)) {
@@ -243,49 +275,57 @@ fn close(map: &mut Map<String, Value>, keep: &KeepSet) -> Option<bool> {
             ("type", Value::String(ty)) => object = ty == "object",
             ("properties", Value::Object(properties)) => {
                 for child in properties.values_mut() {
-                    changed |= close_value(child, keep)?;
+                    changed |= close_value(child, keep);
                 }
             }
-            ("items", items) => changed |= close_value(items, keep)?,
+            ("items", items) => changed |= close_value(items, keep),
             ("anyOf", Value::Array(branches)) => {
                 for branch in branches {
-                    changed |= close_value(branch, keep)?;
+                    changed |= close_value(branch, keep);
                 }
             }
             _ => {}
         }
     }
     if !object {
-        return Some(changed);
+        return changed;
     }
-    // A node `close_object` refuses is one the walk fails on (the look accepts only `required` lists of strings).
-    let closing = llmshim_strict::close_object(map, |_| {}).ok()?;
-    Some(changed || closing.wrapped || closing.closed)
+    // `close_object` refuses a `required` that is not a list of strings naming declared properties, or `properties`
+    // that is not an object (the walk then fails): the look took none of those, so it closes every object here.
+    match llmshim_strict::close_object(map, |_| {}) {
+        Ok(closing) => changed || closing.wrapped || closing.closed,
+        Err(_) => changed,
+    }
 }
 
-/// [`close`] on a schema that is an object; returns whether anything changed, `None` where closing fails.
-fn close_value(value: &mut Value, keep: &KeepSet) -> Option<bool> {
+/// [`close`] on a schema that is an object; returns whether anything changed.
+fn close_value(value: &mut Value, keep: &KeepSet) -> bool {
     match value {
         Value::Object(map) => close(map, keep),
-        _ => Some(false),
+        _ => false,
     }
 }
 
-/// The running state of one look; `STRICT` is whether it looks for [`strict_closed`] (then `strict` is set), a
-/// constant so that the look without strict carries none of strict's conditions.
-struct Look<'r, const STRICT: bool> {
-    rules: &'r RuleSet,
-    keep: Option<&'r KeepSet>,
+/// The running state of one look; `STRICT` is whether it looks for [`strict_look`] (then `strict` is set), a
+/// constant so that the plain look carries none of strict's conditions.
+pub(super) struct Look<'r, const STRICT: bool> {
+    pub(super) rules: &'r RuleSet,
+    pub(super) keep: Option<&'r KeepSet>,
     /// Under strict, the strict profile's keep-list; `None` without strict.
     strict: Option<&'r KeepSet>,
     /// The target, where it has an `enter` hook: a node the hook acts on goes to the walk.
-    enter: Option<&'r dyn TargetRules>,
+    pub(super) enter: Option<&'r dyn TargetRules>,
+    /// Whether an edit applies somewhere: the plain look's output is then built, the input handed back otherwise.
+    pub(super) edited: bool,
+    /// Where the rule set collapses a nullable union and the look may take one, the nullability policy (one the
+    /// look knows).
+    pub(super) collapse: Option<Nullable>,
     /// Under strict, the OpenAI strict limits of the profile, if it has them; `counts` holds what they count.
     limits: Option<OpenAiLimits>,
     counts: LimitCounts,
     /// Under strict, whether the verdict may stand without its output (where the rule set has the Anthropic request
     /// budget): the look then counts in `unions` the union-typed nodes of the output (each `anyOf`, and each optional
-    /// property that closing wraps with null) and refuses what closing would refuse.
+    /// property that closing wraps with null).
     count_unions: bool,
     unions: usize,
     max_nodes: usize,
@@ -299,15 +339,17 @@ struct Look<'r, const STRICT: bool> {
 #[derive(Default)]
 struct Node<'v> {
     ty: Option<&'v str>,
-    /// Under strict, the `type` member itself, for the strict limits.
+    /// The `type` member itself, for the strict limits.
     type_value: Option<&'v Value>,
     properties: Option<&'v Map<String, Value>>,
     required: Option<&'v [Value]>,
     items: Option<&'v Map<String, Value>>,
     any_of: Option<&'v [Value]>,
     enum_values: Option<&'v [Value]>,
+    /// A `format` the node keeps (one the plain look lifts is not recorded).
     format: Option<&'v str>,
-    /// Keys that apply to one type only (the Google value rules drop them elsewhere), with that type.
+    /// Keys (kept or lifted) that apply to one type only (the Google value rules drop them elsewhere), by group of
+    /// [`GROUPS`].
     typed: [bool; 4],
     /// Keys other than `anyOf`, `description`, `title` and `default` (all an untyped node may hold).
     typing: bool,
@@ -315,21 +357,106 @@ struct Node<'v> {
 
 /// The groups of keys the Google value rules keep only on nodes of one type: object, array, number (or integer),
 /// string.
-pub(super) const GROUPS: [&str; 4] = ["object", "array", "number", "string"];
+const GROUPS: [&str; 4] = ["object", "array", "number", "string"];
+
+/// Reads the member `key` with `value` of a node into `node` (the node is the root where `root` is set): the
+/// keywords both looks take, each with a value of the kind it must have. Returns the literal bytes the walk would
+/// charge for its value (at most), or `None` for a member the look refuses.
+fn read<'v>(
+    rules: &RuleSet,
+    node: &mut Node<'v>,
+    key: &str,
+    value: &'v Value,
+    root: bool,
+) -> Option<usize> {
+    let bytes = match (key, value) {
+        ("type", Value::String(name)) => {
+            let known = TYPE_NAMES.contains(&name.as_str());
+            if !known || (rules.forbid_null_type && name == "null") {
+                return None;
+            }
+            node.ty = Some(name);
+            node.type_value = Some(value);
+            node.typing = true;
+            text_bytes(name)
+        }
+        ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
+        ("properties", Value::Object(properties)) => {
+            node.properties = Some(properties);
+            node.typed[0] = true;
+            node.typing = true;
+            properties.keys().map(String::len).sum()
+        }
+        ("required", Value::Array(names)) => {
+            if !distinct_strings(names) {
+                return None;
+            }
+            node.required = Some(names);
+            node.typed[0] = true;
+            node.typing = true;
+            list_bytes(names)
+        }
+        ("enum", Value::Array(values)) => {
+            if values.is_empty() || !values.iter().all(Value::is_string) {
+                return None;
+            }
+            node.enum_values = Some(values);
+            node.typing = true;
+            list_bytes(values)
+        }
+        ("items", Value::Object(items)) => {
+            node.items = Some(items);
+            node.typed[1] = true;
+            node.typing = true;
+            0
+        }
+        ("anyOf", Value::Array(branches)) => {
+            if root || branches.is_empty() {
+                return None;
+            }
+            node.any_of = Some(branches);
+            0
+        }
+        ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
+        ("minimum" | "maximum", Value::Number(_)) => {
+            node.typed[2] = true;
+            node.typing = true;
+            SCALAR_BYTES
+        }
+        ("exclusiveMinimum" | "exclusiveMaximum", Value::Number(_)) => {
+            node.typing = true;
+            SCALAR_BYTES
+        }
+        ("minItems" | "maxItems", count) if count.is_u64() => {
+            node.typed[1] = true;
+            node.typing = true;
+            SCALAR_BYTES
+        }
+        ("minLength" | "maxLength", count) if count.is_u64() => {
+            node.typed[3] = true;
+            node.typing = true;
+            SCALAR_BYTES
+        }
+        ("format", Value::String(format)) => {
+            node.format = Some(format);
+            node.typing = true;
+            text_bytes(format)
+        }
+        _ => return None,
+    };
+    Some(bytes)
+}
 
 impl<'r, const STRICT: bool> Look<'r, STRICT> {
-    /// The strict keep-list, where the look is for strict.
-    fn strict(&self) -> Option<&'r KeepSet> {
-        if STRICT { self.strict } else { None }
-    }
-
-    /// A look with the budgets of `options` over `rules`, under strict with the keep-list `strict`.
-    fn new(options: &'r Options, rules: &'r RuleSet, strict: Option<&'r KeepSet>) -> Self {
+    /// A look with the budgets of `options` over `rules`, without strict's keep-list, hooks or a nullable collapse.
+    pub(super) fn new(options: &'r Options, rules: &'r RuleSet) -> Self {
         Look {
             rules,
             keep: rules.keep_set(options.keywords),
-            strict,
+            strict: None,
             enter: None,
+            edited: false,
+            collapse: None,
             limits: None,
             counts: LimitCounts::default(),
             count_unions: false,
@@ -343,7 +470,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     }
 
     /// The root rule: an object root where the rule set asks for one, none of the keys a shaped root may not keep.
-    fn root(&self, root: &Map<String, Value>) -> bool {
+    pub(super) fn root(&self, root: &Map<String, Value>) -> bool {
         let shaped: &[&str] = match self.rules.root {
             Root::Any => return true,
             Root::Object => &[],
@@ -357,10 +484,38 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         }) && root.iter().any(|(key, _)| key == "type")
     }
 
-    /// Whether the schema object `map`, `depth` containers deep, and everything below it pass through unchanged.
-    /// Under strict, `above` is the OpenAI nesting level of the node's nearest object or array ancestor (0 for the
-    /// root), and the node is counted for the strict limits.
-    fn node(&mut self, map: &Map<String, Value>, depth: usize, root: bool, above: usize) -> bool {
+    /// Notes that an edit applies; returns `true`, so that a condition reads "as it is, or edited".
+    fn note_edit(&mut self) -> bool {
+        self.edited = true;
+        true
+    }
+
+    /// Whether the rule set strips `key` with `value` from a node of the type `ty` gives, so that the plain look
+    /// lifts or drops it: the keep-list's verdict, and under the Google value rules a `format` they do not keep.
+    pub(super) fn strips<'t>(
+        &self,
+        key: &str,
+        value: &Value,
+        ty: impl FnOnce() -> Option<&'t str>,
+    ) -> bool {
+        self.keep.is_some_and(|keep| !keep.keeps(key, value))
+            || (key == "format"
+                && self.rules.google_values
+                && value
+                    .as_str()
+                    .is_none_or(|format| !google_format(ty(), format)))
+    }
+
+    /// Whether the schema object `map`, `depth` containers deep, and everything below it pass the look. Under
+    /// strict, `above` is the OpenAI nesting level of the node's nearest object or array ancestor (0 for the root),
+    /// and the node is counted for the strict limits.
+    pub(super) fn node(
+        &mut self,
+        map: &Map<String, Value>,
+        depth: usize,
+        root: bool,
+        above: usize,
+    ) -> bool {
         self.nodes += 1;
         if self.nodes > self.max_nodes || depth > self.max_depth {
             return false;
@@ -369,131 +524,37 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         if !STRICT && self.enter.is_some_and(|target| target.enter_acts(map)) {
             return false;
         }
+        if !STRICT && self.collapse.is_some() && !root && map.iter().any(|(key, _)| key == "anyOf")
+        {
+            return self.nullable_union(map, depth);
+        }
         let rules = self.rules;
         let mut node = Node::default();
         for (key, value) in map {
-            // Strict: the root's `$schema` naming draft 7 or 2020-12, which the meta step removes before any
-            // keep-list reads it, or sets to 2020-12 in place (see `strict_closed`).
-            if STRICT
-                && root
-                && key == "$schema"
-                && value.as_str().is_some_and(|uri| {
-                    [Draft::Draft7, Draft::Draft202012]
-                        .iter()
-                        .any(|d| d.uri() == uri)
-                })
-                && (rules.schema_uri == SchemaUri::Remove
-                    || self.keep.is_none_or(|keep| keep.keeps(key, value))
-                        && self.strict().is_some_and(|keep| keep.keeps(key, value)))
-            {
-                self.literal_bytes = self.literal_bytes.saturating_add(
-                    key.len()
-                        .saturating_add(text_bytes(value.as_str().unwrap_or(""))),
-                );
+            if root && key == "$schema" {
+                if !self.schema_uri(value) {
+                    return false;
+                }
+                self.charge(key, text_bytes(value.as_str().unwrap_or("")));
                 continue;
             }
-            // Under strict, a constraint the strict keep-list strips is lifted before the rule set's keep-list
-            // could read it; every other key must be one strict keeps, and so must the rule set.
-            let stripped = STRICT && self.strict().is_some_and(|keep| !keep.keeps(key, value));
-            let lifted = stripped && STRICT_LIFTED.contains(&key.as_str());
-            if (!lifted && self.keep.is_some_and(|keep| !keep.keeps(key, value)))
-                || rules.forbidden.contains(&key.as_str())
-                || (STRICT
-                    && ((stripped && !lifted)
-                        || !(STRICT_KEYS.contains(&key.as_str())
-                            || STRICT_LIFTED.contains(&key.as_str()))))
-            {
+            if rules.forbidden.contains(&key.as_str()) {
                 return false;
             }
-            let bytes = match (key.as_str(), value) {
-                ("type", Value::String(name)) => {
-                    let known = TYPE_NAMES.contains(&name.as_str());
-                    if !known || (rules.forbid_null_type && name == "null") {
-                        return false;
-                    }
-                    node.ty = Some(name);
-                    if STRICT {
-                        node.type_value = Some(value);
-                    }
-                    node.typing = true;
-                    text_bytes(name)
-                }
-                ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
-                ("properties", Value::Object(properties)) => {
-                    node.properties = Some(properties);
-                    node.typed[0] = true;
-                    node.typing = true;
-                    properties.keys().map(String::len).sum()
-                }
-                ("required", Value::Array(names)) => {
-                    if !distinct_strings(names) {
-                        return false;
-                    }
-                    node.required = Some(names);
-                    node.typed[0] = true;
-                    node.typing = true;
-                    list_bytes(names)
-                }
-                ("enum", Value::Array(values)) => {
-                    if values.is_empty() || !values.iter().all(Value::is_string) {
-                        return false;
-                    }
-                    node.enum_values = Some(values);
-                    node.typing = true;
-                    list_bytes(values)
-                }
-                ("items", Value::Object(items)) => {
-                    node.items = Some(items);
-                    node.typed[1] = true;
-                    node.typing = true;
-                    0
-                }
-                // Strict: a boolean `additionalProperties`, which closing sets to `false` in place.
-                ("additionalProperties", Value::Bool(_)) if STRICT => {
-                    node.typed[0] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("anyOf", Value::Array(branches)) => {
-                    if root || branches.is_empty() {
-                        return false;
-                    }
-                    node.any_of = Some(branches);
-                    0
-                }
-                ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
-                ("minimum" | "maximum", Value::Number(_)) => {
-                    node.typed[2] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("exclusiveMinimum" | "exclusiveMaximum", Value::Number(_)) => {
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("minItems" | "maxItems", count) if count.is_u64() => {
-                    node.typed[1] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("minLength" | "maxLength", count) if count.is_u64() => {
-                    node.typed[3] = true;
-                    node.typing = true;
-                    SCALAR_BYTES
-                }
-                ("format", Value::String(format)) => {
-                    node.format = Some(format);
-                    node.typing = true;
-                    text_bytes(format)
-                }
-                _ => return false,
+            let bytes = if STRICT {
+                self.strict_member(&mut node, key, value, root)
+            } else {
+                self.plain_member(&mut node, map, key, value, (depth, root))
             };
-            // Every member is counted, as if each were a literal the walk charges with its key.
-            self.literal_bytes = self
-                .literal_bytes
-                .saturating_add(key.len().saturating_add(bytes));
+            let Some(bytes) = bytes else {
+                return false;
+            };
+            self.charge(key, bytes);
         }
-        if self.literal_bytes > self.max_literal_bytes || !self.rewrites_nothing(&node) {
+        if self.literal_bytes > self.max_literal_bytes
+            || self.nodes > self.max_nodes
+            || !self.fits(&node)
+        {
             return false;
         }
         if STRICT && self.count_unions {
@@ -541,58 +602,202 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         true
     }
 
-    /// Whether none of the rule set's rewrites and checks applies to a node of these keys.
-    fn rewrites_nothing(&self, node: &Node<'_>) -> bool {
-        let rules = self.rules;
-        let Some(ty) = node.ty else {
-            // An untyped node: only annotations, perhaps a union, where no type is required (none is inferred);
-            // under strict a union (strict gives an untyped node of annotations only a type).
-            return !node.typing
-                && !rules.require_type
-                && (self.strict().is_none() || node.any_of.is_some());
+    /// The root's `$schema`: draft 7 or 2020-12 (which read every keyword the look accepts alike), removed by the
+    /// meta step before any keep-list reads it, or set to 2020-12 in place where the keep-lists keep it.
+    fn schema_uri(&mut self, value: &Value) -> bool {
+        let Some(uri) = value.as_str() else {
+            return false;
         };
-        // Strict: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
-        // that has `properties`, `items` exactly on an array. Where the verdict may stand without the output (the
-        // budget's counters), `required` naming only its properties; elsewhere `close_object` refuses any other name
-        // when the output is built.
-        if self.strict().is_some() {
-            let object = ty == "object";
-            let fits = node.any_of.is_none()
-                && (node.enum_values.is_none() || ty == "string")
-                && (object == node.properties.is_some())
-                && (object || (node.required.is_none() && !node.typed[0]))
-                && (!self.count_unions
-                    || node.required.is_none_or(|names| {
-                        names.iter().all(|name| {
-                            name.as_str().is_some_and(|name| {
-                                node.properties.is_some_and(|p| json::has(p, name))
-                            })
-                        })
-                    }))
-                && ((ty == "array") == node.items.is_some())
-                && GROUPS.iter().zip(node.typed).all(|(of, present)| {
-                    !present || ty == *of || (*of == "number" && ty == "integer")
-                })
-                && (node.format.is_none() || ty == "string");
-            if !fits {
+        if ![Draft::Draft7, Draft::Draft202012]
+            .iter()
+            .any(|d| d.uri() == uri)
+        {
+            return false;
+        }
+        let kept = |keep: Option<&KeepSet>| keep.is_none_or(|keep| keep.keeps("$schema", value));
+        match self.rules.schema_uri {
+            SchemaUri::Remove => self.note_edit(),
+            SchemaUri::Set2020 => {
+                kept(self.keep)
+                    && (!STRICT || self.strict.is_some_and(|keep| kept(Some(keep))))
+                    && (uri == Draft::Draft202012.uri() || self.note_edit())
+            }
+            // A rule this look does not know.
+            _ => false,
+        }
+    }
+
+    /// A member of a node under strict: a constraint the strict keep-list strips is lifted before the rule set's
+    /// keep-list could read it; every other key must be one strict keeps, and so must the rule set.
+    fn strict_member<'v>(
+        &self,
+        node: &mut Node<'v>,
+        key: &str,
+        value: &'v Value,
+        root: bool,
+    ) -> Option<usize> {
+        let refused = if self.strict.is_some_and(|keep| !keep.keeps(key, value)) {
+            !LIFTED.contains(&key)
+        } else {
+            self.keep.is_some_and(|keep| !keep.keeps(key, value))
+        };
+        if refused || !(STRICT_KEYS.contains(&key) || LIFTED.contains(&key)) {
+            return None;
+        }
+        if key == "additionalProperties" && value.is_boolean() {
+            // A boolean `additionalProperties`, which closing sets to `false` in place.
+            node.typed[0] = true;
+            node.typing = true;
+            return Some(SCALAR_BYTES);
+        }
+        read(self.rules, node, key, value, root)
+    }
+
+    /// A member of a node without strict, `depth` containers deep (at the root where `root` is set), in `map`: a
+    /// key the rule set strips is an edit, lifted (among [`LIFTED`]) or dropped (a boolean `additionalProperties`).
+    fn plain_member<'v>(
+        &mut self,
+        node: &mut Node<'v>,
+        map: &Map<String, Value>,
+        key: &str,
+        value: &'v Value,
+        (depth, root): (usize, bool),
+    ) -> Option<usize> {
+        let boolean = key == "additionalProperties" && value.is_boolean();
+        if self.strips(key, value, || {
+            json::member(map, "type").and_then(Value::as_str)
+        }) {
+            self.edited = true;
+            if boolean {
+                // Dropped without a trace.
+                return self.boolean_schema(node, depth);
+            }
+            if !LIFTED.contains(&key) || (key == "format" && value.as_str() == Some("enum")) {
+                return None;
+            }
+            // Lifted: counted as the walk charges the member, before the keep-list (the fragment is not charged),
+            // and by its type's group, a lifted format not as one the node keeps.
+            let bytes = read(self.rules, node, key, value, root)?;
+            match key {
+                "format" => node.format = None,
+                "exclusiveMinimum" | "exclusiveMaximum" => node.typed[2] = true,
+                _ => {}
+            }
+            return Some(bytes);
+        }
+        // A boolean `additionalProperties` the rule set keeps, where it keeps boolean schemas as they are.
+        if boolean && self.rules.booleans == Booleans::Keep {
+            return self.boolean_schema(node, depth);
+        }
+        read(self.rules, node, key, value, root)
+    }
+
+    /// A boolean `additionalProperties` on a node `depth` containers deep: counted as a schema, which the budgets
+    /// may count.
+    fn boolean_schema(&mut self, node: &mut Node<'_>, depth: usize) -> Option<usize> {
+        self.nodes += 1;
+        if depth + 1 > self.max_depth {
+            return None;
+        }
+        node.typed[0] = true;
+        node.typing = true;
+        Some(SCALAR_BYTES)
+    }
+
+    /// Whether `map`, `depth` containers deep on a rule set that collapses nullable unions, is a union the collapse
+    /// takes apart (an edit) and everything below it passes the plain look: beside `anyOf` only a `description`, a
+    /// `title` and a scalar `default`; one branch not of type `null`, which the look accepts, and at least one of
+    /// type `null` with at most a `description` beside it.
+    fn nullable_union(&mut self, map: &Map<String, Value>, depth: usize) -> bool {
+        self.edited = true;
+        let mut branches: &[Value] = &[];
+        for (key, value) in map {
+            let bytes = match (key.as_str(), value) {
+                ("anyOf", Value::Array(list)) => {
+                    branches = list;
+                    0
+                }
+                ("description" | "title" | "default", Value::String(text)) => text_bytes(text),
+                ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
+                _ => return false,
+            };
+            self.charge(key, bytes);
+        }
+        let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+        let live = branches.iter().filter(|b| !null(b)).count();
+        if live != 1 || branches.len() < 2 || self.literal_bytes > self.max_literal_bytes {
+            return false;
+        }
+        for branch in branches {
+            let Value::Object(branch) = branch else {
+                return false;
+            };
+            if json::member(branch, "type").and_then(Value::as_str) == Some("null") {
+                // A null branch: counted as a schema two containers deeper, its members charged.
+                self.nodes += 1;
+                if self.nodes > self.max_nodes
+                    || depth + 2 > self.max_depth
+                    || self.enter.is_some_and(|target| target.enter_acts(branch))
+                {
+                    return false;
+                }
+                for (key, value) in branch {
+                    let Value::String(text) = value else {
+                        return false;
+                    };
+                    if key != "type" && key != "description" {
+                        return false;
+                    }
+                    self.charge(key, text_bytes(text));
+                }
+                if self.literal_bytes > self.max_literal_bytes {
+                    return false;
+                }
+            } else if !self.node(branch, depth + 2, false, 0) {
                 return false;
             }
+        }
+        true
+    }
+
+    /// Counts a member as a literal the walk charges with its key.
+    fn charge(&mut self, key: &str, bytes: usize) {
+        self.literal_bytes = self
+            .literal_bytes
+            .saturating_add(key.len().saturating_add(bytes));
+    }
+
+    /// Whether none of the rule set's rewrites and checks applies to a node of these keys, but the plain look's
+    /// edits (an empty `properties` removed, `required` filtered), which it notes.
+    fn fits(&mut self, node: &Node<'_>) -> bool {
+        let rules = self.rules;
+        let Some(ty) = node.ty else {
+            // An untyped node: only annotations (a `default` the keep-list strips is lifted as on a typed node),
+            // perhaps a union, where no type is required (none is inferred); under strict a union (strict gives an
+            // untyped node of annotations only a type).
+            return !node.typing && !rules.require_type && (!STRICT || node.any_of.is_some());
+        };
+        if STRICT && !strict_fits(node, ty) {
+            return false;
         }
         if node.any_of.is_some()
             && (rules.collapse_nullable_any_of || rules.merge_combinators || rules.isolate_any_of)
         {
             return false;
         }
-        // Empty `properties` added or removed, default `items` added.
+        // Empty `properties` added (or, an edit, removed), default `items` added.
         let properties_kept = match rules.empty_properties {
             EmptyProperties::Add => ty != "object" || node.properties.is_some(),
-            EmptyProperties::Remove => node.properties.is_none_or(|p| !p.is_empty()),
+            EmptyProperties::Remove => {
+                node.properties.is_none_or(|p| !p.is_empty()) || (!STRICT && self.note_edit())
+            }
             EmptyProperties::Never => true,
             _ => false,
         };
         let items_kept =
             rules.default_items == DefaultItems::None || ty != "array" || node.items.is_some();
-        // `required` names only declared properties, where the rule set filters it (and is not emptied).
+        // `required` names only declared properties, where the rule set filters it (and is not emptied), or, an
+        // edit, is filtered.
         let required_kept = !rules.filter_required
             || node.required.is_none_or(|names| {
                 !names.is_empty()
@@ -600,7 +805,8 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                         name.as_str()
                             .is_some_and(|n| node.properties.is_some_and(|p| p.contains_key(n)))
                     })
-            });
+            })
+            || (!STRICT && self.note_edit());
         properties_kept
             && items_kept
             && required_kept
@@ -608,23 +814,27 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     }
 }
 
-/// The Google value rules: a string `enum` only on a string node, a `format` only where they keep it, and each
-/// keyword that applies to one type only on a node of that type.
-fn google_kept(node: &Node<'_>, ty: &str) -> bool {
-    let format_kept = match node.format {
-        None => true,
-        Some(format) => matches!(
-            (ty, format),
-            ("string", "date-time")
-                | ("integer", "int32" | "int64")
-                | ("number", "float" | "double")
-        ),
-    };
-    let applies = GROUPS
-        .iter()
-        .zip(node.typed)
-        .all(|(of, present)| !present || ty == *of || (*of == "number" && ty == "integer"));
-    format_kept && applies && (node.enum_values.is_none() || ty == "string")
+/// Strict's shapes: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
+/// that has `properties`, `required` naming only its properties (`close_object` refuses others, and so does the walk),
+/// `items` exactly on an array, each keyword of one type only on that type, a `format` only on a string.
+fn strict_fits(node: &Node<'_>, ty: &str) -> bool {
+    let object = ty == "object";
+    node.any_of.is_none()
+        && node.required.is_none_or(|names| {
+            names.iter().all(|name| {
+                name.as_str()
+                    .is_some_and(|n| node.properties.is_some_and(|p| json::has(p, n)))
+            })
+        })
+        && (node.enum_values.is_none() || ty == "string")
+        && (object == node.properties.is_some())
+        && (object || (node.required.is_none() && !node.typed[0]))
+        && ((ty == "array") == node.items.is_some())
+        && GROUPS
+            .iter()
+            .zip(node.typed)
+            .all(|(of, present)| !present || ty == *of || (*of == "number" && ty == "integer"))
+        && (node.format.is_none() || ty == "string")
 }
 
 /// The properties of a strict object node that closing wraps with null: those its `required` does not name and that
@@ -642,16 +852,39 @@ fn wrapped(node: &Node<'_>) -> usize {
         .count()
 }
 
+/// The Google value rules: a string `enum` only on a string node, a kept `format` only where they keep it, and each
+/// keyword (kept or lifted) that applies to one type only on a node of that type.
+fn google_kept(node: &Node<'_>, ty: &str) -> bool {
+    let format_kept = node
+        .format
+        .is_none_or(|format| google_format(Some(ty), format));
+    let applies = GROUPS
+        .iter()
+        .zip(node.typed)
+        .all(|(of, present)| !present || ty == *of || (*of == "number" && ty == "integer"));
+    format_kept && applies && (node.enum_values.is_none() || ty == "string")
+}
+
+/// The Google value rules' `format` verdict for the formats the look accepts (never `enum`, which it refuses).
+fn google_format(ty: Option<&str>, format: &str) -> bool {
+    matches!(
+        (ty, format),
+        (Some("string"), "date-time")
+            | (Some("integer"), "int32" | "int64")
+            | (Some("number"), "float" | "double")
+    )
+}
+
 /// An upper bound of the literal charge of a number, boolean or null.
-pub(super) const SCALAR_BYTES: usize = 32;
+const SCALAR_BYTES: usize = 32;
 
 /// An upper bound of the compact JSON length of a string: every byte escaped as `\u00XX`, and the quotes.
-pub(super) fn text_bytes(text: &str) -> usize {
+fn text_bytes(text: &str) -> usize {
     text.len().saturating_mul(6).saturating_add(2)
 }
 
 /// An upper bound of the compact JSON length of a list of strings (the look accepts no other lists).
-pub(super) fn list_bytes(values: &[Value]) -> usize {
+fn list_bytes(values: &[Value]) -> usize {
     values
         .iter()
         .filter_map(Value::as_str)
@@ -660,7 +893,7 @@ pub(super) fn list_bytes(values: &[Value]) -> usize {
 }
 
 /// Whether `names` are strings, none repeated (compared pairwise: the look accepts only short lists).
-pub(super) fn distinct_strings(names: &[Value]) -> bool {
+fn distinct_strings(names: &[Value]) -> bool {
     names.len() <= 64
         && names.iter().enumerate().all(|(i, name)| {
             name.as_str()
@@ -889,7 +1122,7 @@ pub(super) mod tests {
         }
     }
 
-    /// The strict options [`strict_closed`] is asked with: every target with a strict profile, under both keyword
+    /// The strict options [`strict_look`] is asked with: every target with a strict profile, under both keyword
     /// profiles, the other nullability policies and small budgets, and chat with tight strict limits.
     fn strict_options() -> Vec<Options> {
         let mut all: Vec<Options> = TIGHT
