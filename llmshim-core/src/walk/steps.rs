@@ -13,7 +13,7 @@ mod snake_case;
 mod split;
 mod tuples;
 
-pub use all_of::{MergeAllOf, single_entry_type};
+pub use all_of::{MergeAllOf, set_entry_key, single_entry_type};
 pub use flush::FlushLifts;
 pub use infer::InferType;
 pub use literals::Literals;

@@ -119,7 +119,7 @@ impl Around {
         } else {
             let mut under = self.under.clone();
             for (k, v) in inner {
-                json::set(&mut under, &k, v);
+                steps::set_entry_key(&mut under, &k, v);
             }
             Around {
                 over: self.over.clone(),
@@ -851,7 +851,7 @@ impl<'a> Expand<'_, 'a> {
         if !around.under.is_empty() {
             let mut below = around.under.clone();
             for (key, value) in merged {
-                json::set(&mut below, &key, value);
+                steps::set_entry_key(&mut below, &key, value);
             }
             merged = below;
         }

@@ -90,7 +90,9 @@ impl Pass for GoogleTail<'_> {
         if self.rules.google_values && late {
             values::rerun(map, &[], cx);
         }
-        if self.rules.isolate_any_of {
+        // Isolation copies the node's keys into the branches of its type: an intermediate root is typed only once
+        // merged (`walk.infer-type` waits for it), and isolating it untyped would drop its `properties` with the node.
+        if self.rules.isolate_any_of && !cx.intermediate() {
             isolate(map, self.rules.google_values, cx)?;
         }
         Ok(())
@@ -248,7 +250,8 @@ fn narrow_union(
 }
 
 /// `cca.merge-combinator`: the branches of `combinator` merge into one schema of their shared type, appended where
-/// the node lacks a key. `enum` arrays unite (`anyOf`, `oneOf`) or intersect (`allOf`), and the description is the
+/// the node lacks a key (the branches' `properties` join the node's, whose own schema wins on a shared name). `enum`
+/// arrays unite (`anyOf`, `oneOf`) or intersect (`allOf`), and the description is the
 /// node's own text followed by every branch's, so that the values and constraints the branches held in their
 /// descriptions stay with the node. Returns whether the combinator was there to merge.
 ///
@@ -397,8 +400,18 @@ fn merge(
     }
     json::remove(map, combinator);
     for (key, value) in merged {
-        if !map.contains_key(&key) {
-            map.insert(key, value);
+        match (map.get_mut(&key), value) {
+            // The node's own `properties` win on a name both declare; the names only the branches declare join them,
+            // so a property a branch alone gives does not vanish with the merge.
+            (Some(Value::Object(own)), Value::Object(theirs)) if key == "properties" => {
+                for (name, schema) in theirs {
+                    own.entry(name).or_insert(schema);
+                }
+            }
+            (Some(_), _) => {}
+            (None, value) => {
+                map.insert(key, value);
+            }
         }
     }
     if let Some(text) = joined {

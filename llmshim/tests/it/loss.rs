@@ -3056,3 +3056,82 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     eprintln!("suite: loss root union lifted on {tried:?}");
     assert!(!tried.is_empty(), "no target shapes the root union");
 }
+
+/// Found by the vanished-position reading on the corpus (`schemastore/webjob-publish-settings.json`, `stylelintrc.json`,
+/// `web-types.json`: 9,148 keywords per strictness on chat, responses, anthropic, google-json, mcp and cca), fixed: a
+/// one-entry `allOf`'s entry won on `properties` as on every key (`walk.merge-all-of`), and so did the target of a kept
+/// recursive reference reached through one (`resolve.keep-recursive-ref`), so a property only the node declared
+/// (`runMode`, `ignoreKeywords`, `tags`) vanished with everything below it. The entry's members now join the node's.
+const PROPERTIES_BESIDE_A_ONE_ENTRY_ALL_OF: &str = r##"{"type":"object","properties":{"mode":{"type":"object","allOf":[{"$ref":"#/$defs/Shared"}],"properties":{"run":{"type":"string","enum":["a","b"]}}},"html":{"type":"object","allOf":[{"$ref":"#/$defs/Host"}],"properties":{"tags":{"type":"array","items":{"type":"string"},"minItems":1}}}},"$defs":{"Shared":{"type":"object","properties":{"name":{"type":"string"}}},"Host":{"type":"object","properties":{"elements":{"type":"array","items":{"$ref":"#/$defs/Host"}}}}}}"##;
+
+#[test]
+fn a_one_entry_all_of_keeps_the_properties_only_its_node_declares() {
+    let input: Value =
+        serde_json::from_str(PROPERTIES_BESIDE_A_ONE_ENTRY_ALL_OF).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let name = config_name(target, strict);
+        assert!(!report.used_fallback, "{name}: {report:?}");
+        let mut index = OutputIndex::new(&out);
+        for (property, members) in [("mode", ["run", "name"]), ("html", ["tags", "elements"])] {
+            let nodes = index.at(&[Step::Property(property.to_owned())]);
+            for member in members {
+                assert!(
+                    nodes
+                        .iter()
+                        .any(|n| n.get("properties").and_then(|p| p.get(member)).is_some()),
+                    "{name}: {property} lost {member}: {out}"
+                );
+            }
+        }
+    }
+}
+
+/// Found by the vanished-position reading on the corpus (`schemastore/netlify.json` on Google, 6 keywords), fixed: a
+/// `$ref` target is walked before the keys around it are merged in, and type inference waits for that merged node, but
+/// `google.isolate-any-of` did not: it isolated the target's union while the node had no type yet, copied none of the
+/// node's `properties` into the untyped branches, and dropped them with the node, so the object's properties vanished
+/// and each branch became a string (`walk.narrow-any`). Isolation now waits for the merged node too.
+const UNION_OF_AN_UNTYPED_REFERENCE_TARGET: &str = r##"{"type":"object","properties":{"c":{"$ref":"#/$defs/C"}},"$defs":{"C":{"properties":{"a":{"type":"string","default":"x"},"b":{"type":"string"}},"oneOf":[{"required":["a"]},{"required":["b"]}]}}}"##;
+
+#[test]
+fn google_isolation_waits_for_a_reference_target_to_be_typed() {
+    let input: Value =
+        serde_json::from_str(UNION_OF_AN_UNTYPED_REFERENCE_TARGET).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    let (out, report) = normalize(&Options::for_target(Target::Google), &input);
+    assert!(!report.used_fallback && !report.narrowed, "{report:?}");
+    let branches = out["properties"]["c"]["anyOf"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(branches.len(), 2, "{out}");
+    for branch in branches {
+        assert_eq!(branch["type"], "object", "{out}");
+        assert!(
+            branch["properties"].get("a").is_some() && branch["properties"].get("b").is_some(),
+            "{out}"
+        );
+    }
+}
+
+/// Found by the vanished-position reading on the corpus (`schemastore/hws-config.json` and `debugsettings.json` on Code
+/// Assist, 12 keywords), fixed: `cca.merge-combinator` appended the branches' merged keys only where the node lacked
+/// them, so the `properties` the branches declared vanished whole where the node had `properties` of its own. The names
+/// only the branches declare now join the node's (its own schema still wins on a shared name).
+const PROPERTIES_OF_BRANCHES_BESIDE_THE_NODE: &str = r#"{"type":"object","properties":{"p":{"type":"object","properties":{"name":{"type":"string"}},"anyOf":[{"properties":{"exe":{"type":"string","minLength":1}}},{"properties":{"cmd":{"type":"string","minLength":1}}}]}}}"#;
+
+#[test]
+fn the_code_assist_merge_keeps_the_properties_only_a_branch_declares() {
+    let input: Value =
+        serde_json::from_str(PROPERTIES_OF_BRANCHES_BESIDE_THE_NODE).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    let (out, report) = normalize(&Options::for_target(Target::CloudCodeAssist), &input);
+    assert!(!report.used_fallback, "{report:?}");
+    let properties = &out["properties"]["p"]["properties"];
+    for name in ["name", "exe", "cmd"] {
+        assert!(properties.get(name).is_some(), "{name}: {out}");
+    }
+    assert_eq!(properties["exe"]["minLength"], 1, "{out}");
+}

@@ -14,7 +14,8 @@ const RULE: &str = "walk.merge-all-of";
 /// W14: merges `allOf` into the node.
 ///
 /// A one-entry `allOf` is removed, its entry walked at depth + 1 and its keys copied into the node (replacing in
-/// place, appending new ones), but where both carry a `type` the merged node takes the kinds the two share; when
+/// place, appending new ones; `properties` members are set one by one, so the node's other members stay:
+/// [`set_entry_key`]), but where both carry a `type` the merged node takes the kinds the two share; when
 /// they share none the schema admits nothing and fails `invalid_schema`. Where both carry a different
 /// `description`, the node's text comes first, then the entry's words and lifted fragments
 /// ([`lift::carry_lifted`]).
@@ -106,10 +107,27 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
         }
     }
     for (key, value) in entry {
-        json::set(map, &key, value);
+        set_entry_key(map, &key, value);
     }
     cx.record(RULE, ChangeKind::Rewritten, Some("allOf"));
     Ok(Flow::Continue)
+}
+
+/// Sets key `key` of a one-entry `allOf`'s entry in its node `map`, the entry winning (W14), except on `properties`
+/// where both hold an object: the node keeps the members only it declares, and the entry's members are set among
+/// them (a name both declare takes the entry's schema in place, a new name is appended). A value must satisfy both,
+/// so a property the node alone declares stays constrained; replacing the whole map let it vanish without a trace.
+pub fn set_entry_key(map: &mut Map<String, Value>, key: &str, value: Value) {
+    if key == "properties"
+        && let Some(Value::Object(own)) = map.get_mut(key)
+        && let Value::Object(theirs) = value
+    {
+        for (name, schema) in theirs {
+            own.insert(name, schema);
+        }
+        return;
+    }
+    json::set(map, key, value);
 }
 
 /// The `type` a one-entry `allOf` merge gives its node, whose own type is `own`, when the entry's type `theirs` would
