@@ -33,8 +33,18 @@
 //! (google-json) lifts whole, and below an `allOf` that could not be merged and was lifted whole at a position
 //! above. A union branch whose union the output still has with as many branches (`oneOf` read as `anyOf`) is
 //! also checked alone: a keyword kept or lifted at its position must be kept, lifted or named in that branch, not only
-//! in another branch at the same position. What this invariant does not see: a position that vanished without being
-//! named.
+//! in another branch at the same position.
+//!
+//! **Vanished positions.** A position with no output node whose input node holds a lift-list keyword must have gone
+//! with a subtree named at a position above it, up to the nearest one that survives: the container on its path lifted
+//! whole (`(items: …)`, `(not: …)`, `(patternProperties: …)`), a property on its path omitted or cut (`(omitted name:
+//! kind)`, `(recursive name: …)`, also inside a union fragment that names its branch whole), a recursion stub at the
+//! surviving position (its own `(recursive name: …)`), a union fragment holding the keyword (nested fragments and lifted
+//! containers inside it read too), or `(omitted anyOf: kind)` / `(recursive anyOf: …)`. A keyword a listed rule drops
+//! where it stands ([`LIFT_DROPS`]) is not looked for, nor are positions below a container the target removes on
+//! purpose (a key outside its keep-list that is not on the lift list: a schema `additionalProperties` on Google and Code
+//! Assist), below a keyword that applies to none of the types of its node's union, or below a reference this reading
+//! does not follow. One known loss of the library is tolerated where it happens ([`MERGED_BEFORE_SIBLINGS`]).
 //!
 //! The tests run the invariant over the shared corpus for every built-in target, strict and not, over generated
 //! schemas as a property test, and against a custom target per lift-list keyword that drops instead of lifting,
@@ -332,6 +342,17 @@ struct Visit<'a> {
     /// under strict, closing that object replaces the schema by `false` ([`CLOSED`]), so the position does not
     /// survive there, whatever another node at the same path keeps.
     closed: bool,
+    /// The node lies below a keyword that applies to none of the types of a union of the node holding it (the
+    /// `properties` of a node whose `anyOf` admits only strings): it constrains no value there, so a target may drop
+    /// its position with it (`google.type-applicability` once the union is merged into its node).
+    vacuous_below: bool,
+    /// The node or one above it refers to a target this reading does not follow (not a local pointer, or re-entering
+    /// a reference being followed), whose keys would take part in it: the pipeline unrolls or keeps such a reference,
+    /// so which of the positions below survive is not read here.
+    below_unfollowed: bool,
+    /// The node lies below a key that a `$ref`'s sibling gives where the reference's target has a union of its own
+    /// (see [`MERGED_BEFORE_SIBLINGS`]).
+    below_sibling_of_union: bool,
 }
 
 impl<'a> Visit<'a> {
@@ -666,6 +687,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         shadow: Vec<String>,
         below_all_of: bool,
         closed: bool,
+        vacuous_below: bool,
+        below_unfollowed: bool,
+        below_sibling_of_union: bool,
         trail: Vec<(&'static str, usize, usize)>,
     }
     let mut out = Enumerated {
@@ -682,6 +706,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         shadow: Vec::new(),
         below_all_of: false,
         closed: false,
+        vacuous_below: false,
+        below_unfollowed: false,
+        below_sibling_of_union: false,
         trail: Vec::new(),
     }];
     while let Some(frame) = stack.pop() {
@@ -728,6 +755,9 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             below_all_of: frame.below_all_of,
             trail: frame.trail.clone(),
             closed: frame.closed,
+            vacuous_below: frame.vacuous_below,
+            below_unfollowed: frame.below_unfollowed || cut,
+            below_sibling_of_union: frame.below_sibling_of_union,
         };
         // The keys the referencing node's siblings give: they replace the target's, including what the target's
         // unions would merge into it, so its union branches do not contribute them. Along a chain of references the
@@ -779,6 +809,15 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         let object = |types: &[String]| types.iter().any(|t| t == "object");
         let types_object =
             object(&own) || (own.is_empty() && visit.entry_types(input).iter().any(|t| object(t)));
+        // A value of the node has a type of each of its unions, so a keyword for none of them constrains nothing.
+        let union_types = visit.union_types(input);
+        let vacuous_by_union = |key: &str| {
+            applies_to(key).is_some_and(|applies| {
+                union_types
+                    .iter()
+                    .any(|types| !types.iter().any(|t| applies.contains(&t.as_str())))
+            })
+        };
         let mut push =
             |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
                 let mut trail = Vec::new();
@@ -799,16 +838,29 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                     }
                 }
                 let closed = frame.closed || (types_object && step == Some(Step::Additional));
+                let vacuous_below = frame.vacuous_below
+                    || (step.is_some()
+                        && vacuous_by_union(at.split('/').next().unwrap_or_default()));
                 let mut path = frame.path.clone();
                 let union = step.is_none();
                 path.extend(step);
                 let below_all_of = frame.below_all_of || at.starts_with("allOf/");
                 let key = at.split('/').next().unwrap_or_default();
                 let from = visit.source(key);
+                let target_union = visit.layers[..visit.layers.len() - 1].iter().any(|layer| {
+                    ["anyOf", "any_of", "oneOf", "one_of"]
+                        .iter()
+                        .any(|c| layer.contains_key(*c))
+                });
+                let below_sibling_of_union = visit.below_sibling_of_union
+                    || (!union && target_union && from + 1 == visit.layers.len());
                 let (pointer, refs) = &origins[from];
                 stack.push(Frame {
                     below_all_of,
                     closed,
+                    vacuous_below,
+                    below_unfollowed: visit.below_unfollowed,
+                    below_sibling_of_union,
                     value,
                     path,
                     pointer: format!("{pointer}/{at}"),
@@ -1091,6 +1143,8 @@ pub(crate) struct Mode {
     pub(crate) filter_required: bool,
     /// Strict was effective (the report says strict).
     pub(crate) strict: bool,
+    /// The target merges unions into their node (Code Assist).
+    pub(crate) merge_combinators: bool,
 }
 
 impl Mode {
@@ -1101,6 +1155,7 @@ impl Mode {
             keep: keep_list(target),
             filter_required: rules.filter_required,
             strict: report.strict,
+            merge_combinators: rules.merge_combinators,
         }
     }
 }
@@ -1148,6 +1203,18 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
         let nodes = index.at(&visit.path);
         if nodes.is_empty() {
             tally.gone += 1;
+            for (key, above) in vanished_unnamed(&mut index, visit, input.root, mode) {
+                violations.push(format!(
+                    "{key} at {} (input {}) vanished with its position, and no description at {} names it",
+                    path_text(&visit.path),
+                    if visit.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &visit.pointer
+                    },
+                    path_text(&visit.path[..above])
+                ));
+            }
             continue;
         }
         let descriptions: Vec<&str> = nodes
@@ -1318,8 +1385,18 @@ pub(crate) fn fate(input: &Value, output: &Value, mode: Mode, keys: &[&str]) -> 
         // A schema `additionalProperties` that strict closing replaced counts as a removed part, as it did when no
         // other node at its path kept one.
         let nodes = index.at(&visit.path);
-        if nodes.is_empty() || (mode.strict && visit.closed) {
+        if mode.strict && visit.closed {
             fate.removed_part += present.len();
+            continue;
+        }
+        if nodes.is_empty() {
+            let unnamed = vanished_unnamed(&mut index, visit, enumerated.root, mode);
+            let lost = present
+                .iter()
+                .filter(|k| unnamed.iter().any(|(u, _)| u == *k))
+                .count();
+            fate.lost += lost;
+            fate.removed_part += present.len() - lost;
             continue;
         }
         let descriptions: Vec<&str> = nodes
@@ -1406,6 +1483,144 @@ fn named_above(
                     || omitted_here.iter().any(|o| d.contains(o.as_str()))
             })
     })
+}
+
+/// The lift-list keywords of `visit`, whose position has no output node, that no description above names, each with
+/// the depth of the nearest position above that survives. A position vanishes with a subtree that a rule removed and
+/// named at a position above: a container lifted whole (`(items: …)`, `(not: …)`, `(patternProperties: …)`), a
+/// property omitted or cut below the unrolling depth (`(omitted name: kind)`, `(recursive name: …)`), a recursive
+/// site made a stub (its own `(recursive name: …)`), or a union branch removed and named (`(anyOf: [...])` holding
+/// the keyword, `(omitted anyOf: kind)`, `(recursive anyOf: …)`).
+fn vanished_unnamed(
+    index: &mut OutputIndex<'_>,
+    visit: &Visit<'_>,
+    input: &Value,
+    mode: Mode,
+) -> Vec<(String, usize)> {
+    // A keyword a listed rule drops where it stands is not looked for above (a `pattern` of a `null` node, which the
+    // walk removed from the union branch it then named whole).
+    let keys: Vec<String> = visit
+        .keys()
+        .into_iter()
+        .filter(|k| LIFT_LIST.contains(&k.as_str()))
+        .filter(|k| {
+            visit
+                .get(k)
+                .is_some_and(|value| lift_drop(input, visit, k, value, &[]).is_none())
+        })
+        .collect();
+    if keys.is_empty()
+        || visit.vacuous_below
+        || visit.below_unfollowed
+        || (mode.merge_combinators && visit.below_sibling_of_union)
+    {
+        return Vec::new();
+    }
+    let path = &visit.path;
+    let Some(surviving) = (0..path.len())
+        .rev()
+        .find(|&d| !index.at(&path[..d]).is_empty())
+    else {
+        return keys.into_iter().map(|k| (k, 0)).collect();
+    };
+    // A step below the surviving position goes through a container that the target removes on purpose, a key
+    // outside its keep-list that is not on the lift list (a schema `additionalProperties` on Google and Code Assist,
+    // `unevaluatedProperties`): the listed drop (`target.keyword`) takes what lies below it, also inside a union
+    // branch named whole as walked.
+    if path[surviving..].iter().map(step_keyword).any(|container| {
+        !LIFT_LIST.contains(&container) && mode.keep.is_some_and(|keep| !keep.contains(&container))
+    }) {
+        return Vec::new();
+    }
+    let mut texts_at: Vec<Vec<&str>> = Vec::new();
+    for depth in 0..=surviving {
+        texts_at.push(
+            index
+                .at(&path[..depth])
+                .iter()
+                .filter_map(|n| n.get("description").and_then(Value::as_str))
+                .collect(),
+        );
+    }
+    let whole = (0..=surviving).any(|depth| {
+        let mut markers = container_markers(&path[depth]);
+        // A property further down omitted or cut inside a union branch that is named whole here: its note is part of
+        // the fragment's text.
+        for step in &path[depth + 1..] {
+            if let Step::Property(name) = step {
+                markers.push(format!("(omitted {name}: "));
+                markers.push(format!("(recursive {name}: "));
+            }
+        }
+        // A stub left at a recursive site names itself.
+        let stub = depth
+            .checked_sub(1)
+            .and_then(|above| path.get(above))
+            .map(step_name)
+            .map(|name| format!("(recursive {name}: "));
+        texts_at[depth].iter().any(|d| {
+            markers.iter().any(|m| d.contains(m.as_str()))
+                || (depth == surviving && stub.as_ref().is_some_and(|s| d.contains(s.as_str())))
+                || d.contains("(omitted anyOf: ")
+                || d.contains("(omitted oneOf: ")
+                || d.contains("(recursive anyOf:")
+                || d.contains("(recursive oneOf:")
+        })
+    });
+    if whole {
+        return Vec::new();
+    }
+    keys.into_iter()
+        .filter(|key| {
+            !texts_at
+                .iter()
+                .any(|texts| named_in_fragment(key, texts, input))
+        })
+        .map(|key| (key, surviving))
+        .collect()
+}
+
+/// The fragments that name the subtree at step `step` below a node, removed whole: its container lifted, or the
+/// property omitted or cut.
+fn container_markers(step: &Step) -> Vec<String> {
+    match step {
+        Step::Property(name) => vec![
+            format!("(omitted {name}: "),
+            format!("(recursive {name}: "),
+            "(properties:".to_owned(),
+        ],
+        Step::Items => vec!["(items:".to_owned()],
+        Step::Tuple(_) => vec!["(prefixItems:".to_owned(), "(items:".to_owned()],
+        Step::Additional => vec!["(additionalProperties:".to_owned()],
+        Step::Pattern(_) => vec!["(patternProperties:".to_owned()],
+        Step::Dependent(_) => vec!["(dependentSchemas:".to_owned(), "(dependencies:".to_owned()],
+        Step::Keyword(k) => vec![format!("({k}:")],
+    }
+}
+
+/// The keyword that holds the child reached by `step`.
+fn step_keyword(step: &Step) -> &'static str {
+    match step {
+        Step::Property(_) => "properties",
+        Step::Items => "items",
+        Step::Tuple(_) => "prefixItems",
+        Step::Additional => "additionalProperties",
+        Step::Pattern(_) => "patternProperties",
+        Step::Dependent(_) => "dependentSchemas",
+        Step::Keyword(k) => k,
+    }
+}
+
+/// The name a recursion stub gives the position reached by `step` (the last token of its pointer that is not an
+/// index).
+fn step_name(step: &Step) -> String {
+    match step {
+        Step::Property(name) | Step::Pattern(name) | Step::Dependent(name) => name.clone(),
+        Step::Items => "items".to_owned(),
+        Step::Tuple(_) => "prefixItems".to_owned(),
+        Step::Additional => "additionalProperties".to_owned(),
+        Step::Keyword(k) => (*k).to_owned(),
+    }
 }
 
 fn trail_text(trail: &[(&str, usize, usize)]) -> String {
@@ -1496,24 +1711,10 @@ fn account(
     {
         return Ok(Account::Named);
     }
-    if visit.shadow.iter().any(|s| s == key) {
-        return Ok(Account::Dropped(SIBLINGS.rule));
-    }
-    let own_types = visit.types();
-    let conjunction = visit.conjunction(input);
-    let common = common_kinds(&conjunction).filter(|c| !c.is_empty());
-    if vacuous(key, value, &own_types, common.as_ref(), nodes) {
-        return Ok(Account::Dropped(VACUOUS.rule));
-    }
-    // A branch whose types share no value with the nodes it is in conjunction with admits nothing, and so does a node
-    // below it at the same position (an `allOf` entry of such a branch), typed or not.
-    if visit.branch_of.is_some() && admits_nothing(&conjunction) {
-        return Ok(Account::Dropped(CONJUNCTION.rule));
+    if let Some(rule) = lift_drop(input, visit, key, value, nodes) {
+        return Ok(Account::Dropped(rule));
     }
     if LIFT_LIST.contains(&key) {
-        if matches!(key, "exclusiveMinimum" | "exclusiveMaximum") && value.is_boolean() {
-            return Ok(Account::Dropped(UPGRADE.rule));
-        }
         return Err(
             "is on the lift list but is neither kept nor named in a description there".to_owned(),
         );
@@ -1554,6 +1755,36 @@ fn account(
         }
     }
     Err("disappeared, and no listed rule drops it there".to_owned())
+}
+
+/// The rule of [`LIFT_DROPS`] that drops keyword `key` of `visit` on purpose, if one does: a `$ref` sibling replaces
+/// it, it applies to no value there, its union branch admits nothing, or it is a draft-04 boolean exclusive bound.
+/// `nodes` are the output nodes at its position (none where the position vanished).
+fn lift_drop(
+    input: &Value,
+    visit: &Visit<'_>,
+    key: &str,
+    value: &Value,
+    nodes: &[&Map<String, Value>],
+) -> Option<&'static str> {
+    if visit.shadow.iter().any(|s| s == key) {
+        return Some(SIBLINGS.rule);
+    }
+    let own_types = visit.types();
+    let conjunction = visit.conjunction(input);
+    let common = common_kinds(&conjunction).filter(|c| !c.is_empty());
+    if vacuous(key, value, &own_types, common.as_ref(), nodes) {
+        return Some(VACUOUS.rule);
+    }
+    // A branch whose types share no value with the nodes it is in conjunction with admits nothing, and so does a node
+    // below it at the same position (an `allOf` entry of such a branch), typed or not.
+    if visit.branch_of.is_some() && admits_nothing(&conjunction) {
+        return Some(CONJUNCTION.rule);
+    }
+    if matches!(key, "exclusiveMinimum" | "exclusiveMaximum") && value.is_boolean() {
+        return Some(UPGRADE.rule);
+    }
+    None
 }
 
 /// The keywords that apply to one kind of value, and the types they apply to.
@@ -1669,6 +1900,25 @@ fn named_in_fragment(key: &str, descriptions: &[&str], input: &Value) -> bool {
     })
 }
 
+/// Whether a schema-valued container lifted whole into `description` (`(patternProperties: {...})`, `(not: {...})`,
+/// `(items: {...})`) holds `key`: a union branch named whole holds the containers its walk lifted, with what lies
+/// below them.
+fn named_in_container(key: &str, description: &str, input: &Value) -> bool {
+    let marker = format!("({key}:");
+    Keyword::of_class(KeywordClass::SingleChild)
+        .chain(Keyword::of_class(KeywordClass::MapChildren))
+        .chain(Keyword::of_class(KeywordClass::ArrayChildren))
+        .any(|container| {
+            let opening = format!("({}: ", container.as_str());
+            description.match_indices(&opening).any(|(at, _)| {
+                let rest = &description[at + opening.len()..];
+                let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                matches!(values.next(), Some(Ok(subtree @ (Value::Object(_) | Value::Array(_))))
+                    if holds(&subtree, key, &marker, input))
+            })
+        })
+}
+
 fn holds(value: &Value, key: &str, marker: &str, input: &Value) -> bool {
     let mut stack = vec![value];
     let mut followed: HashSet<String> = HashSet::new();
@@ -1690,7 +1940,11 @@ fn holds(value: &Value, key: &str, marker: &str, input: &Value) -> bool {
                     || map
                         .get("description")
                         .and_then(Value::as_str)
-                        .is_some_and(|d| d.contains(marker) || named_in_fragment(key, &[d], input))
+                        .is_some_and(|d| {
+                            d.contains(marker)
+                                || named_in_fragment(key, &[d], input)
+                                || named_in_container(key, d, input)
+                        })
                 {
                     return true;
                 }
@@ -2101,6 +2355,7 @@ fn violations(input: &Value, output: &Value, google_family: bool) -> (Vec<String
         },
         filter_required: google_family,
         strict: false,
+        merge_combinators: false,
     };
     check_enumerated(&enumerate(input), output, mode)
 }
@@ -3134,4 +3389,82 @@ fn the_code_assist_merge_keeps_the_properties_only_a_branch_declares() {
         assert!(properties.get(name).is_some(), "{name}: {out}");
     }
     assert_eq!(properties["exe"]["minLength"], 1, "{out}");
+}
+
+/// A loss of the library that the vanished-position reading tolerates, found by the property test on Code Assist
+/// (seeds 123456, 31337, 2718 at 3,000 cases): the union of a `$ref` target is merged (`cca.merge-combinator`) while the
+/// target is walked alone, before the referencing node's siblings are merged in, so the merged branch's type wins (a
+/// `(type: any)` string, an array from `items`) and the `properties` a sibling brings are then dropped as inapplicable
+/// to it (`google.type-applicability`), with everything below them. Waiting for the merged node, as isolation does,
+/// changes which listed widenings of the soundness test still widen, so it is left open (CHANGELOG, Known gaps); the
+/// reading skips positions below a `$ref` sibling whose target has a union, on Code Assist only, and the test
+/// [`a_union_merged_before_its_reference_siblings_still_loses_them`] fails once these inputs stop losing.
+const MERGED_BEFORE_SIBLINGS: [&str; 3] = [
+    r##"{"properties":{"name":{"properties":{"name":{"format":"date-time"}},"required":[],"$ref":"#/$defs/Item"}},"required":[],"$defs":{"Item":{"any_of":[{}]}}}"##,
+    r##"{"properties":{"name":{"properties":{"name":{"properties":{"name":{"type":"string","default":null}},"required":[],"$ref":"#/$defs/Tag"}},"required":[]}},"required":[],"$defs":{"Tag":{"anyOf":[{}]}}}"##,
+    r##"{"properties":{"name":{"properties":{"name":{"type":"string","examples":[]}},"required":[],"$ref":"#/$defs/Item"}},"required":[],"$defs":{"Item":{"anyOf":[{"items":{"type":"string"}}]}}}"##,
+];
+
+#[test]
+fn a_union_merged_before_its_reference_siblings_still_loses_them() {
+    for text in MERGED_BEFORE_SIBLINGS {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        assert_no_loss_on_every_configuration(&input);
+        let (out, report) = normalize(&Options::for_target(Target::CloudCodeAssist), &input);
+        assert!(!report.used_fallback, "{text}: {report:?}");
+        let mode = Mode::of(Target::CloudCodeAssist, &report);
+        assert!(mode.merge_combinators, "Code Assist merges unions");
+        // Read as on a target that does not merge unions, the position the sibling gave has vanished unnamed: the
+        // loss is still there, and the tolerance still needed.
+        let untolerated = Mode {
+            merge_combinators: false,
+            ..mode
+        };
+        let (found, _) = check_enumerated(&enumerate(&input), &out, untolerated);
+        assert!(
+            found
+                .iter()
+                .any(|v| v.contains(" vanished with its position")),
+            "{text}: no longer lost on cca, remove it and the tolerance: {found:?}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn the_invariant_catches_a_position_removed_without_a_name() {
+    // A property removed from its node with nothing named in its place: each lift-list keyword below it is reported
+    // at its vanished position, on every configuration whose built-in output keeps the property.
+    let input = json!({"type": "object", "properties": {
+        "a": {"type": "string"},
+        "b": {"type": "object", "properties": {"c": {"type": "string", "enum": ["x", "y"]}}, "required": ["c"]}
+    }, "required": ["a", "b"]});
+    let tried = mutation_caught(
+        &input,
+        |out| out["properties"]["b"]["properties"]["c"]["enum"] == json!(["x", "y"]),
+        |node| {
+            if let Some(Value::Object(members)) = node.get_mut("properties") {
+                members.shift_remove("b");
+            }
+            if let Some(Value::Array(names)) = node.get_mut("required") {
+                names.retain(|n| n != "b");
+            }
+        },
+        "enum at properties/b/properties/c (input /properties/b/properties/c) vanished with its position",
+    );
+    eprintln!("suite: loss vanished-position mutation caught on {tried:?}");
+    assert_eq!(tried.len(), configurations().len(), "{tried:?}");
+    // By hand: the same removal named by its note passes, and a note naming another property does not.
+    let output = |note: &str| json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "description": note});
+    assert!(
+        violations(&input, &output("(omitted b: regex)"), false)
+            .0
+            .is_empty()
+    );
+    assert_eq!(
+        violations(&input, &output("(omitted a: regex)"), false).0,
+        [
+            "enum at properties/b/properties/c (input /properties/b/properties/c) vanished with its position, and no \
+             description at the root names it"
+        ]
+    );
 }
