@@ -818,64 +818,66 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                     .any(|types| !types.iter().any(|t| applies.contains(&t.as_str())))
             })
         };
-        let mut push =
-            |value: &'a Value, step: Option<Step>, at: String, branch: Option<Vec<Vec<String>>>| {
-                let mut trail = Vec::new();
-                if step.is_none() {
-                    let mut parts = at.split('/');
-                    let first = parts.next();
-                    let combinator = ["anyOf", "oneOf", "allOf"]
-                        .into_iter()
-                        .find(|c| first == Some(*c));
-                    let index = parts.next().and_then(|i| i.parse::<usize>().ok());
-                    if let (Some(combinator), Some(index)) = (combinator, index) {
-                        let count = visit
-                            .get(combinator)
-                            .and_then(Value::as_array)
-                            .map_or(0, Vec::len);
-                        trail.clone_from(&frame.trail);
-                        trail.push((combinator, index, count));
-                    }
+        let mut push = |value: &'a Value,
+                        step: Option<Step>,
+                        at: String,
+                        branch: Option<Vec<Vec<String>>>| {
+            let mut trail = Vec::new();
+            if step.is_none() {
+                let mut parts = at.split('/');
+                let first = parts.next();
+                let combinator = ["anyOf", "oneOf", "allOf"]
+                    .into_iter()
+                    .find(|c| first == Some(*c));
+                let index = parts.next().and_then(|i| i.parse::<usize>().ok());
+                if let (Some(combinator), Some(index)) = (combinator, index) {
+                    let count = visit
+                        .get(combinator)
+                        .and_then(Value::as_array)
+                        .map_or(0, Vec::len);
+                    trail.clone_from(&frame.trail);
+                    trail.push((combinator, index, count));
                 }
-                let closed = frame.closed || (types_object && step == Some(Step::Additional));
-                let vacuous_below = frame.vacuous_below
-                    || (step.is_some()
-                        && vacuous_by_union(at.split('/').next().unwrap_or_default()));
-                let mut path = frame.path.clone();
-                let union = step.is_none();
-                path.extend(step);
-                let below_all_of = frame.below_all_of || at.starts_with("allOf/");
-                let key = at.split('/').next().unwrap_or_default();
-                let from = visit.source(key);
-                let target_union = visit.layers[..visit.layers.len() - 1].iter().any(|layer| {
-                    ["anyOf", "any_of", "oneOf", "one_of"]
-                        .iter()
-                        .any(|c| layer.contains_key(*c))
-                });
-                let below_sibling_of_union = visit.below_sibling_of_union
-                    || (!union && target_union && from + 1 == visit.layers.len());
-                let (pointer, refs) = &origins[from];
-                stack.push(Frame {
-                    below_all_of,
-                    closed,
-                    vacuous_below,
-                    below_unfollowed: visit.below_unfollowed,
-                    below_sibling_of_union,
-                    value,
-                    path,
-                    pointer: format!("{pointer}/{at}"),
-                    refs: refs.clone(),
-                    branch_of: branch,
-                    trail,
-                    shadow: if union {
-                        let mut shadow = branch_shadow.clone();
-                        shadow.extend(sibling_keys(&visit.layers[from + 1..]));
-                        shadow
-                    } else {
-                        Vec::new()
-                    },
-                });
-            };
+            }
+            let closed = frame.closed || (types_object && step == Some(Step::Additional));
+            let vacuous_below = frame.vacuous_below
+                || (step.is_some() && vacuous_by_union(at.split('/').next().unwrap_or_default()));
+            let mut path = frame.path.clone();
+            let union = step.is_none();
+            path.extend(step);
+            let below_all_of = frame.below_all_of || at.starts_with("allOf/");
+            let key = at.split('/').next().unwrap_or_default();
+            let from = visit.source(key);
+            // The key comes from a layer above a reference target with a union (the referencing node's siblings,
+            // or an intermediate target's own keys along a chain).
+            let target_union = visit.layers[..from].iter().any(|layer| {
+                ["anyOf", "any_of", "oneOf", "one_of"]
+                    .iter()
+                    .any(|c| layer.contains_key(*c))
+            });
+            let below_sibling_of_union = visit.below_sibling_of_union || (!union && target_union);
+            let (pointer, refs) = &origins[from];
+            stack.push(Frame {
+                below_all_of,
+                closed,
+                vacuous_below,
+                below_unfollowed: visit.below_unfollowed,
+                below_sibling_of_union,
+                value,
+                path,
+                pointer: format!("{pointer}/{at}"),
+                refs: refs.clone(),
+                branch_of: branch,
+                trail,
+                shadow: if union {
+                    let mut shadow = branch_shadow.clone();
+                    shadow.extend(sibling_keys(&visit.layers[from + 1..]));
+                    shadow
+                } else {
+                    Vec::new()
+                },
+            });
+        };
         if !shadowed("properties")
             && let Some(Value::Object(members)) = visit.get("properties")
         {
@@ -1274,8 +1276,14 @@ fn check_enumerated(input: &Enumerated<'_>, output: &Value, mode: Mode) -> (Vec<
                                     })
                                 })
                             });
+                        // The type-array split put the keyword in another branch: every node of this one has a
+                        // type it does not apply to (a `maximum` of an `["integer", "string"]` branch that the split
+                        // and Google's nullable collapse made two branches, the string one standing where the input's
+                        // branch stood).
+                        let split_away = vacuous(&key, value, &[], None, branch);
                         // The branch (or a union in it) was removed and named at this position or above.
                         if members_named
+                            || split_away
                             || named_above(
                             &mut index,
                             &visit.path,
