@@ -36,16 +36,59 @@ const SCAN: usize = 8;
 /// ```
 pub fn member<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
     if map.len() <= SCAN {
-        map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
     } else {
         map.get(key)
+    }
+}
+
+/// Whether two keys are equal. A keyword is short, so a key of at most 16 bytes is compared inline, as two words
+/// that may overlap, instead of through a call to the library's `memcmp`, which costs more than the comparison.
+///
+/// ```
+/// use llmshim_core::json::same_key;
+///
+/// assert!(same_key("description", "description"));
+/// assert!(!same_key("minLength", "maxLength"));
+/// assert!(!same_key("type", "types"));
+/// assert!(same_key("", ""));
+/// ```
+#[inline]
+pub fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    match a.len() {
+        0..4 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..8 => {
+            let words = |s: &[u8]| {
+                (
+                    s.first_chunk::<4>().map(|w| u32::from_le_bytes(*w)),
+                    s.last_chunk::<4>().map(|w| u32::from_le_bytes(*w)),
+                )
+            };
+            words(a) == words(b)
+        }
+        8..=16 => {
+            let words = |s: &[u8]| {
+                (
+                    s.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)),
+                    s.last_chunk::<8>().map(|w| u64::from_le_bytes(*w)),
+                )
+            };
+            words(a) == words(b)
+        }
+        _ => a == b,
     }
 }
 
 /// [`member`], mutably.
 pub fn member_mut<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
     if map.len() <= SCAN {
-        map.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+        map.iter_mut()
+            .find(|(k, _)| same_key(k, key))
+            .map(|(_, v)| v)
     } else {
         map.get_mut(key)
     }

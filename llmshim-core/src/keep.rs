@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use crate::json;
 use crate::keyword::STRICT_KEEP;
 use crate::pattern_subset::PatternSubset;
 
@@ -211,23 +212,25 @@ impl KeepSet {
     pub fn condition(&self, key: &str) -> Option<Condition> {
         self.conditional
             .iter()
-            .find(|c| c.key == key)
+            .find(|c| json::same_key(c.key, key))
             .map(|c| c.when)
     }
 
     /// Whether the keep-list pass keeps `key` with `value`.
     pub fn keeps(&self, key: &str, value: &Value) -> bool {
-        self.names.contains(&key) || self.condition(key).is_some_and(|c| c.keeps(value))
+        self.names.iter().any(|n| json::same_key(n, key))
+            || self.condition(key).is_some_and(|c| c.keeps(value))
     }
 
     /// Whether a finished schema may hold `key` with `value` (the structural check's reading of the set).
     pub fn admits(&self, key: &str, value: &Value) -> bool {
-        self.names.contains(&key) || self.condition(key).is_some_and(|c| c.admits(value))
+        self.names.iter().any(|n| json::same_key(n, key))
+            || self.condition(key).is_some_and(|c| c.admits(value))
     }
 
     /// Whether `key` is kept at all, whatever the value.
     pub fn mentions(&self, key: &str) -> bool {
-        self.names.contains(&key) || self.condition(key).is_some()
+        self.names.iter().any(|n| json::same_key(n, key)) || self.condition(key).is_some()
     }
 
     /// The subset `pattern` is kept under, when the set keeps it under one.

@@ -94,8 +94,26 @@ fn has_marker(text: &str, marker: &str) -> bool {
 }
 
 /// Sets `node`'s description to its current text with leading whitespace trimmed, then ` (`, `parts` and `)`
-/// (no space in front when the trimmed text is empty), writing one new string of the final length.
+/// (no space in front when the trimmed text is empty). A string description grows where it is (its member keeps
+/// its place, and nothing is copied or looked up again); otherwise one new string of the final length is written.
 fn extend(node: &mut Map<String, Value>, parts: &[&str]) {
+    let added = 3 + parts.iter().map(|p| p.len()).sum::<usize>();
+    if let Some(Value::String(text)) = json::member_mut(node, "description") {
+        let leading = text.len() - text.trim_start().len();
+        if leading > 0 {
+            text.drain(..leading);
+        }
+        text.reserve(added);
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push('(');
+        for part in parts {
+            text.push_str(part);
+        }
+        text.push(')');
+        return;
+    }
     let current = description(node).trim_start();
     let length = current.len() + 3 + parts.iter().map(|p| p.len()).sum::<usize>();
     let mut text = String::with_capacity(length);
