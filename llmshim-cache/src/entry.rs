@@ -11,8 +11,9 @@ use std::sync::OnceLock;
 pub(crate) struct Entry<K> {
     /// The effective options the output was computed under.
     pub(crate) key: K,
-    /// The input, compared for identity on every hash match.
-    pub(crate) input: Value,
+    /// The input's encoding (`fingerprint::encode`), compared with the looked-up input's on every hash match:
+    /// equal encodings are identical values.
+    pub(crate) input: Box<[u64]>,
     /// The output, which a hit's patch copies the parts of that the input does not have.
     pub(crate) output: Value,
     /// The report, returned as stored.

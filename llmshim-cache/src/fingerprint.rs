@@ -1,6 +1,6 @@
 //! The bounded fingerprint of a memo key: one walk that hashes a value and estimates its owned bytes.
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 use std::hash::Hasher;
 
 /// The hash and owned-byte estimate of one JSON value, produced by one bounded walk.
@@ -64,6 +64,27 @@ impl Fingerprint {
         })
     }
 
+    /// [`Fingerprint::new`] that also leaves in `words` (cleared first) every word the walk folded: the value's
+    /// [`encoding`](encode), which the memo compares with an entry's instead of walking the stored input.
+    /// `words` keeps its capacity, so a caller that reuses it allocates only when a value outgrows it.
+    pub(crate) fn recorded<H: Hasher>(
+        value: &Value,
+        mut hasher: H,
+        words: &mut Vec<u64>,
+    ) -> Option<Fingerprint> {
+        words.clear();
+        let mut record = Record {
+            mix: Mix(hasher.finish()),
+            words,
+        };
+        let bytes = walk(value, &mut record)?;
+        hasher.write_u64(record.mix.0);
+        Some(Fingerprint {
+            hash: hasher.finish(),
+            bytes,
+        })
+    }
+
     /// The 64-bit hash.
     pub const fn hash(&self) -> u64 {
         self.hash
@@ -108,6 +129,142 @@ impl Sink for Mix {
     fn word(&mut self, word: u64) {
         let product = u128::from(self.0 ^ word) * u128::from(MULTIPLIER);
         self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+}
+
+/// A sink that folds every word as [`Mix`] does and also keeps it, in order.
+struct Record<'w> {
+    mix: Mix,
+    words: &'w mut Vec<u64>,
+}
+
+impl Sink for Record<'_> {
+    #[inline]
+    fn word(&mut self, word: u64) {
+        self.mix.word(word);
+        self.words.push(word);
+    }
+}
+
+/// A sink that only keeps the words, in order.
+struct Keep(Vec<u64>);
+
+impl Sink for Keep {
+    #[inline]
+    fn word(&mut self, word: u64) {
+        self.0.push(word);
+    }
+}
+
+/// The encoding of `value`: every word a fingerprint walk of it folds, in order, or `None` when it is beyond the
+/// fingerprint's limits.
+///
+/// Two values are identical in the memo's sense (the same kinds, keys in the same order, equal texts and booleans,
+/// numbers of the same kind with the same bits) exactly when their encodings are equal, since the encoding can be
+/// read back ([`decode`]): each value starts with a word whose low byte is its type tag and whose upper bytes hold a
+/// string's, array's or object's length; a number's second word is its value or bits; an object's members follow as
+/// a key length, the key's text words and the member's value; and a text of a given length always takes the same
+/// number of words, which read every byte ([`text_words`]). So the memo compares an input with an entry's by one
+/// comparison of two word slices, the entry's read in order, instead of walking the stored value.
+pub(crate) fn encode(value: &Value) -> Option<Box<[u64]>> {
+    let mut keep = Keep(Vec::new());
+    walk(value, &mut keep)?;
+    Some(keep.0.into_boxed_slice())
+}
+
+/// The value whose [`encoding`](encode) `words` is, or `None` when `words` is no value's encoding.
+pub(crate) fn decode(words: &[u64]) -> Option<Value> {
+    let mut reader = Reader { words, at: 0 };
+    let value = reader.value(0)?;
+    (reader.at == words.len()).then_some(value)
+}
+
+/// Reads an encoding back, word by word.
+struct Reader<'w> {
+    words: &'w [u64],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Option<u64> {
+        let word = *self.words.get(self.at)?;
+        self.at += 1;
+        Some(word)
+    }
+
+    /// The words left, an upper bound on the members or elements still to read.
+    fn left(&self) -> usize {
+        self.words.len().saturating_sub(self.at)
+    }
+
+    /// The value starting at the next word, at `depth` (no deeper than the fingerprint goes).
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > Fingerprint::MAX_DEPTH {
+            return None;
+        }
+        let head = self.next()?;
+        let len = usize::try_from(head >> 8).ok()?;
+        Some(match head & 0xff {
+            TAG_NULL if len == 0 => Value::Null,
+            TAG_FALSE if len == 0 => Value::Bool(false),
+            TAG_TRUE if len == 0 => Value::Bool(true),
+            TAG_INTEGER if len == 0 => Value::from(self.next()?.cast_signed()),
+            TAG_UNSIGNED if len == 0 => Value::from(self.next()?),
+            TAG_FLOAT if len == 0 => Value::Number(Number::from_f64(f64::from_bits(self.next()?))?),
+            TAG_STRING => Value::String(self.text(len)?),
+            TAG_ARRAY => {
+                let mut items = Vec::with_capacity(len.min(self.left()));
+                for _ in 0..len {
+                    items.push(self.value(depth + 1)?);
+                }
+                Value::Array(items)
+            }
+            TAG_OBJECT => {
+                let mut map = Map::with_capacity(len.min(self.left()));
+                for _ in 0..len {
+                    let key_len = usize::try_from(self.next()?).ok()?;
+                    let key = self.text(key_len)?;
+                    let item = self.value(depth + 1)?;
+                    if map.insert(key, item).is_some() {
+                        return None;
+                    }
+                }
+                Value::Object(map)
+            }
+            _ => return None,
+        })
+    }
+
+    /// A text of `len` bytes from its words ([`text_words`]).
+    fn text(&mut self, len: usize) -> Option<String> {
+        if len > Fingerprint::MAX_TEXT_BYTES {
+            return None;
+        }
+        let mut bytes = vec![0u8; len];
+        if len >= 8 {
+            for chunk in bytes.as_chunks_mut::<8>().0 {
+                *chunk = self.next()?.to_le_bytes();
+            }
+            if !len.is_multiple_of(8) {
+                let last = self.next()?.to_le_bytes();
+                *bytes.last_chunk_mut::<8>()? = last;
+            }
+        } else if len >= 4 {
+            let word = self.next()?;
+            *bytes.last_chunk_mut::<4>()? = ((word >> 32) as u32).to_le_bytes();
+            *bytes.first_chunk_mut::<4>()? = (word as u32).to_le_bytes();
+        } else if len > 0 {
+            let word = self.next()?;
+            let mut put = |at: usize, shift: u32| {
+                if let Some(byte) = bytes.get_mut(at) {
+                    *byte = (word >> shift) as u8;
+                }
+            };
+            put(len - 1, 16);
+            put(len / 2, 8);
+            put(0, 0);
+        }
+        String::from_utf8(bytes).ok()
     }
 }
 
@@ -314,5 +471,90 @@ fn write_number(sink: &mut impl Sink, number: &Number) {
     } else {
         sink.word(TAG_FLOAT);
         sink.word(number.as_f64().map_or(0, f64::to_bits));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fingerprint::{decode, encode};
+    use serde_json::{Value, json};
+
+    fn nested(levels: usize) -> Value {
+        (0..levels).fold(json!(null), |inner, _| json!([inner]))
+    }
+
+    /// Equal encodings exactly where the values are identical, and every encoding reads back as its value.
+    #[test]
+    fn encodings_are_equal_exactly_for_identical_values_and_read_back() {
+        let pairs = [
+            (json!({"a": 1, "b": 2}), json!({"a": 1, "b": 2})),
+            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
+            (json!(0.0), json!(-0.0)),
+            (json!(1), json!(1.0)),
+            (json!(u64::MAX), json!(u64::MAX)),
+            (json!(-1), json!(u64::MAX)),
+            (json!(i64::MIN), json!(i64::MIN)),
+            (json!([1, [2, {"x": "y"}]]), json!([1, [2, {"x": "y"}]])),
+            (json!([1, [2, {"x": "y"}]]), json!([1, [2, {"x": "z"}]])),
+            (json!({"a": []}), json!({"a": {}})),
+            (json!([]), json!([null])),
+            (json!([true, false, null]), json!([false, true, null])),
+            (json!({"ab": "c"}), json!({"a": "bc"})),
+            (json!(["ab", "c"]), json!(["a", "bc"])),
+            (json!({"": ""}), json!({"": ""})),
+            (json!("é€😀"), json!("é€😀")),
+        ];
+        for (a, b) in &pairs {
+            let (ea, eb) = (encode(a), encode(b));
+            assert!(
+                ea.is_some() && eb.is_some(),
+                "{a} and {b} are within the limits"
+            );
+            assert_eq!(ea == eb, llmshim_core::json::identical(a, b), "{a} vs {b}");
+            for (value, words) in [(a, &ea), (b, &eb)] {
+                let back = words.as_deref().and_then(decode);
+                assert!(
+                    back.is_some_and(|back| llmshim_core::json::identical(&back, value)),
+                    "{value} reads back"
+                );
+            }
+        }
+    }
+
+    /// Texts of every length around the word sizes, with one byte changed at every position in turn, as keys and
+    /// as strings.
+    #[test]
+    fn texts_encode_equal_exactly_when_their_bytes_are() {
+        for len in 0..=40 {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            let as_string = |t: &str| encode(&json!([t, 1]));
+            let as_key = |t: &str| encode(&json!({t: 1}));
+            assert_eq!(as_string(&text), as_string(&text.clone()));
+            for at in 0..len {
+                let mut bytes = text.clone().into_bytes();
+                bytes[at] = b'#';
+                let other = String::from_utf8(bytes).expect("ASCII");
+                assert_ne!(as_string(&text), as_string(&other), "{text:?} vs {other:?}");
+                assert_ne!(as_key(&text), as_key(&other), "{text:?} vs {other:?}");
+            }
+            assert_ne!(as_string(&text), as_string(&format!("{text}a")));
+            let back = as_key(&text).as_deref().and_then(decode);
+            assert_eq!(back, Some(json!({text.clone(): 1})));
+        }
+    }
+
+    /// Only values within the fingerprint's limits have an encoding, and words that are no encoding do not read.
+    #[test]
+    fn deep_values_have_no_encoding_and_stray_words_do_not_read() {
+        assert!(encode(&nested(96)).is_some());
+        assert_eq!(encode(&nested(97)), None);
+        let words = encode(&json!({"a": [1, "bc"]})).expect("small");
+        assert_eq!(decode(&words[..words.len() - 1]), None);
+        let mut longer = words.to_vec();
+        longer.push(0);
+        assert_eq!(decode(&longer), None);
+        assert_eq!(decode(&[0xff]), None);
     }
 }

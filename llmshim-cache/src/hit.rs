@@ -26,12 +26,14 @@ impl<K> Hit<K> {
         self.entry.patch.apply(value, &self.entry.output);
     }
 
-    /// The stored input: a value identical to the one that was looked up, as it was before normalization.
+    /// A copy of the stored input: a value identical to the one that was looked up, as it was before
+    /// normalization, read back from the exact encoding the entry keeps it in.
     ///
     /// A caller that may need the input again after [`apply`](Hit::apply) (to normalize it a second way, say)
-    /// can keep the hit instead of copying the input beforehand, and copy it from here only when it is needed.
-    pub fn input(&self) -> &Value {
-        &self.entry.input
+    /// can keep the hit instead of copying the input beforehand, and get it from here only when it is needed.
+    pub fn input(&self) -> Value {
+        // The memo stores only encodings it made, which always read back.
+        crate::fingerprint::decode(&self.entry.input).unwrap_or(Value::Null)
     }
 
     /// The stored output: what [`apply`](Hit::apply) makes of the looked-up value, to read without applying it.
@@ -111,7 +113,7 @@ mod tests {
             panic!("expected a hit");
         };
         assert!(hit.is_unchanged());
-        assert_eq!(hit.input(), &input);
+        assert_eq!(hit.input(), input);
         assert_eq!(Arc::strong_count(&hit.entry), 2);
         hit.apply(&mut value);
         assert_eq!(

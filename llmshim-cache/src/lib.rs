@@ -73,7 +73,6 @@
 mod entry;
 mod fingerprint;
 mod hit;
-mod identity;
 mod limits;
 mod memo;
 mod patch;

@@ -5,7 +5,6 @@ mod table;
 use crate::entry::Entry;
 use crate::fingerprint::{self, Fingerprint};
 use crate::hit::Hit;
-use crate::identity;
 use crate::limits::Limits;
 use crate::memo::table::Table;
 use crate::patch::Patch;
@@ -146,16 +145,25 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
     /// Otherwise the result is [`Lookup::Miss`] with the fingerprint to insert under.
     /// A lookup that finds an exact no-op entry allocates nothing, and neither does a miss.
     pub fn lookup(&self, key: &K, input: &Value) -> Lookup<K> {
+        let mut words = scratch::take();
+        let found = self.find(key, input, &mut words);
+        scratch::give(words);
+        found
+    }
+
+    /// [`Memo::lookup`] with `words` to hold the input's encoding.
+    fn find(&self, key: &K, input: &Value, words: &mut Vec<u64>) -> Lookup<K> {
         let mut hasher = self.hasher.build_hasher();
         key.hash(&mut hasher);
-        let Some(fingerprint) = Fingerprint::new(input, hasher) else {
+        let Some(fingerprint) = Fingerprint::recorded(input, hasher, words) else {
             return Lookup::Unkeyed;
         };
         let mut guard = self.state.lock();
         let state = &mut *guard;
         state.clock += 1;
+        // Identity is the equality of the two encodings: one comparison of word slices, the entry's read in order.
         let found = state.table.hit(fingerprint.hash(), state.clock, |entry| {
-            entry.key == *key && identity::identical(&entry.input, input)
+            entry.key == *key && *entry.input == **words
         });
         if let Some(entry) = found {
             state.hits += 1;
@@ -212,17 +220,24 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             llmshim_core::json::dismantle(output);
             return None;
         };
+        // The entry keeps the input as its encoding, which is all a lookup compares and smaller than the value.
+        let Some(encoded) = fingerprint::encode(&input) else {
+            llmshim_core::json::dismantle(input);
+            llmshim_core::json::dismantle(output);
+            return None;
+        };
         let patch = Patch::between(&input, &output);
+        // The input has an encoding, so it is within the fingerprint's depth and is dropped normally.
+        drop(input);
         // What the patch keeps of the output (the frames of its nests) is charged with the entry.
         let charge = charge.saturating_add(patch.held_bytes());
         if charge > self.limits.max_bytes {
-            llmshim_core::json::dismantle(input);
             llmshim_core::json::dismantle(output);
             return None;
         }
         let entry = Arc::new(Entry {
             key,
-            input,
+            input: encoded,
             output,
             report,
             patch,
@@ -252,6 +267,32 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
         // The replaced and evicted entries are dropped here, after the lock is released.
         drop(removed);
         Some(Hit::new(entry))
+    }
+}
+
+/// The buffer a lookup writes the input's encoding into, one per thread, so that a lookup allocates only when an input
+/// outgrows every one before it on its thread.
+mod scratch {
+    use std::cell::Cell;
+
+    /// A buffer that grew beyond this many words (512 KiB) is freed after its lookup instead of kept.
+    const KEPT_WORDS: usize = 1 << 16;
+
+    thread_local! {
+        static WORDS: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+    }
+
+    /// The thread's buffer (an empty one while it is out, or while the thread is being torn down).
+    pub(super) fn take() -> Vec<u64> {
+        WORDS.try_with(Cell::take).unwrap_or_default()
+    }
+
+    /// Gives the buffer back to the thread, unless it grew too large to keep.
+    pub(super) fn give(words: Vec<u64>) {
+        if words.capacity() <= KEPT_WORDS {
+            // During teardown the buffer is simply dropped.
+            let _ = WORDS.try_with(|cell| cell.set(words));
+        }
     }
 }
 

@@ -190,7 +190,7 @@ mod tests {
     fn entry(charge: usize) -> Arc<Entry<()>> {
         Arc::new(Entry {
             key: (),
-            input: Value::Null,
+            input: Box::new([]),
             output: Value::Null,
             report: Normalization::default(),
             patch: crate::patch::Patch::Keep,

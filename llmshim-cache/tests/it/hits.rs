@@ -40,7 +40,7 @@ fn a_changed_hit_replaces_the_value_with_the_stored_output() {
     assert!(llmshim_core::json::identical(&value, &output));
     assert_eq!(hit.report(), &changed(true));
     // The input stays readable through the hit after the caller's value became the output.
-    assert!(llmshim_core::json::identical(hit.input(), &input));
+    assert!(llmshim_core::json::identical(&hit.input(), &input));
 }
 
 #[test]
