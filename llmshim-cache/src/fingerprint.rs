@@ -75,9 +75,12 @@ impl Fingerprint {
         words.clear();
         let mut record = Record {
             mix: Mix(hasher.finish()),
+            held: [0; HELD_WORDS],
+            count: 0,
             words,
         };
         let bytes = walk(value, &mut record)?;
+        record.spill();
         hasher.write_u64(record.mix.0);
         Some(Fingerprint {
             hash: hasher.finish(),
@@ -132,17 +135,48 @@ impl Sink for Mix {
     }
 }
 
-/// A sink that folds every word as [`Mix`] does and also keeps it, in order.
+/// How many words [`Record`] holds before it appends them to its buffer.
+const HELD_WORDS: usize = 32;
+
+/// A sink that folds every word as [`Mix`] does and also keeps it, in order: held in a small array of its own (one
+/// store a word) and appended to `words` a whole array at a time, which costs less than a push for every word.
 struct Record<'w> {
     mix: Mix,
+    held: [u64; HELD_WORDS],
+    /// The words in `held`.
+    count: usize,
     words: &'w mut Vec<u64>,
+}
+
+impl Record<'_> {
+    /// Appends the held words to `words`.
+    fn spill(&mut self) {
+        self.words
+            .extend_from_slice(self.held.get(..self.count).unwrap_or_default());
+        self.count = 0;
+    }
+
+    /// Appends the full array to `words`, then holds `word`.
+    #[cold]
+    fn spill_and_hold(&mut self, word: u64) {
+        self.spill();
+        if let Some(slot) = self.held.first_mut() {
+            *slot = word;
+            self.count = 1;
+        }
+    }
 }
 
 impl Sink for Record<'_> {
     #[inline]
     fn word(&mut self, word: u64) {
         self.mix.word(word);
-        self.words.push(word);
+        if let Some(slot) = self.held.get_mut(self.count) {
+            *slot = word;
+            self.count += 1;
+        } else {
+            self.spill_and_hold(word);
+        }
     }
 }
 
