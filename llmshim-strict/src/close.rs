@@ -216,37 +216,51 @@ pub fn close_object(
     // Steps 2 and 3, where `required` does not already name every property (then none is optional). The originally
     // required names are taken out of their place, which then receives every name.
     if !required_kept {
-        let original = json::member_mut(map, "required").map(std::mem::take);
-        let required = match &original {
-            Some(Value::Array(names)) => names.as_slice(),
-            _ => &[],
+        let mut original = json::member_mut(map, "required").map(std::mem::take);
+        let required: &mut [Value] = match &mut original {
+            Some(Value::Array(names)) => names.as_mut_slice(),
+            _ => &mut [],
         };
-        // A short `required` list is scanned: cheaper than hashing every name into a set (the common case by far).
-        let set: Option<HashSet<&str>> =
-            (required.len() > SCAN).then(|| required.iter().filter_map(Value::as_str).collect());
-        let is_required = |name: &str| match &set {
-            Some(set) => set.contains(name),
-            None => required.iter().any(|r| r.as_str() == Some(name)),
+        // An optional property that does not admit null already is wrapped as nullable.
+        let mut optional = |name: &str, schema: &mut Value| {
+            if admits_null(schema) {
+                return;
+            }
+            wrap_nullable(schema);
+            // A kept reference's definition may admit null by itself, which only the finished walk knows: the site is
+            // marked so that the alternative is dropped again then.
+            if let Value::Object(wrapper) = schema
+                && let Some(site) = json::member_mut(wrapper, "anyOf").and_then(|b| b.get_mut(0))
+                && llmshim_core::defs::site_name(site).is_some()
+            {
+                llmshim_core::defs::mark_optional(site);
+            }
+            closing.wrapped = true;
+            wrapped(name);
         };
         let mut names = Vec::new();
         if let Some(Value::Object(properties)) = json::member_mut(map, "properties") {
             names.reserve_exact(properties.len());
-            for (name, schema) in properties.iter_mut() {
-                if !is_required(name) && !admits_null(schema) {
-                    wrap_nullable(schema);
-                    // A kept reference's definition may admit null by itself, which only the finished walk knows:
-                    // the site is marked so that the alternative is dropped again then.
-                    if let Value::Object(wrapper) = schema
-                        && let Some(site) =
-                            json::member_mut(wrapper, "anyOf").and_then(|b| b.get_mut(0))
-                        && llmshim_core::defs::site_name(site).is_some()
-                    {
-                        llmshim_core::defs::mark_optional(site);
+            if required.len() > SCAN {
+                let set: HashSet<&str> = required.iter().filter_map(Value::as_str).collect();
+                for (name, schema) in properties.iter_mut() {
+                    if !set.contains(name.as_str()) {
+                        optional(name, schema);
                     }
-                    closing.wrapped = true;
-                    wrapped(name);
+                    names.push(Value::String(name.clone()));
                 }
-                names.push(Value::String(name.clone()));
+            } else {
+                // A short `required` list is scanned: cheaper than hashing every name into a set (the common case by
+                // far). A required name is moved from the old list into the new one (its slot left `null`, which no
+                // later name matches) instead of copied.
+                for (name, schema) in properties.iter_mut() {
+                    if let Some(slot) = required.iter_mut().find(|r| r.as_str() == Some(name)) {
+                        names.push(std::mem::take(slot));
+                    } else {
+                        optional(name, schema);
+                        names.push(Value::String(name.clone()));
+                    }
+                }
             }
         }
         json::set(map, "required", Value::Array(names));
@@ -278,8 +292,10 @@ pub fn close_object(
 /// ```
 pub fn wrap_nullable(schema: &mut Value) {
     let mut inner = std::mem::take(schema);
+    // Most wrapped schemas are small: their keys are scanned for a description before a removal hashes its key.
     let description = inner
         .as_object_mut()
+        .filter(|map| json::has(map, "description"))
         .and_then(|map| json::remove(map, "description"));
     // The wrapper is a copy of a prepared one whose placeholders are then filled: copying a map costs no hashing
     // of its keys, building one hashes each.
