@@ -425,6 +425,73 @@ pub fn redirect_root_references(value: &mut Value, to: &str) {
     });
 }
 
+/// Writes every kept site in the schema positions of `value` as what it stands for, for a text that must not name a
+/// definition the output may not hold (a walked subschema lifted into a description): the first site of each
+/// definition, in document order, becomes a copy of its walked definition (from `definition`), with
+/// `"$anchor": "<name>"` in front, and every later site of it (a cycle back, or a second use) becomes
+/// `{"$ref": "#<name>"}`, which names that copy in the same text; the copy's own sites are written the same way. A
+/// definition that is not an object is copied at every site. A site to the document root, and one whose definition
+/// `definition` does not give, stay sites. Each definition is copied once, so the text grows by at most the walked
+/// definitions, which the walk's budgets bound.
+///
+/// ```
+/// use llmshim_core::defs::{kept_site, spell_out};
+/// use serde_json::json;
+///
+/// let tree = json!({"type": "array", "items": kept_site("Tree")});
+/// let mut branch = json!({"anyOf": [kept_site("Tree"), {"type": "null"}]});
+/// spell_out(&mut branch, |name| (name == "Tree").then_some(&tree));
+/// assert_eq!(
+///     branch,
+///     json!({"anyOf": [{"$anchor": "Tree", "type": "array", "items": {"$ref": "#Tree"}}, {"type": "null"}]})
+/// );
+/// ```
+pub fn spell_out<'d>(value: &mut Value, definition: impl Fn(&str) -> Option<&'d Value>) {
+    let mut anchored: Vec<String> = Vec::new();
+    let mut stack = vec![value];
+    while let Some(node) = stack.pop() {
+        let wanted = site_name(node)
+            .filter(|name| *name != ROOT)
+            .and_then(|name| Some((name.to_owned(), definition(name)?)));
+        if let Some((name, target)) = wanted {
+            if anchored.contains(&name) {
+                let mut reference = Map::new();
+                reference.insert("$ref".to_owned(), Value::String(format!("#{name}")));
+                *node = Value::Object(reference);
+            } else if let Value::Object(members) = target {
+                let mut copy = Map::with_capacity(members.len() + 1);
+                copy.insert("$anchor".to_owned(), Value::String(name.clone()));
+                for (key, member) in members {
+                    if key != "$anchor" {
+                        copy.insert(key.clone(), member.clone());
+                    }
+                }
+                *node = Value::Object(copy);
+                anchored.push(name);
+            } else {
+                *node = target.clone();
+            }
+        }
+        if let Value::Object(map) = node {
+            let mut below: Vec<&mut Value> = Vec::new();
+            for (key, member) in map.iter_mut() {
+                match (class_of(key), member) {
+                    (KeywordClass::MapChildren, Value::Object(members)) => {
+                        below.extend(members.values_mut());
+                    }
+                    (KeywordClass::SingleChild, v) => below.push(v),
+                    (KeywordClass::ArrayChildren, Value::Array(entries)) => {
+                        below.extend(entries.iter_mut());
+                    }
+                    _ => {}
+                }
+            }
+            // Last pushed, first visited: reversed, the children are visited in document order.
+            stack.extend(below.into_iter().rev());
+        }
+    }
+}
+
 /// The name of a null alternative made by strict closing around an optional kept site: `{"anyOf": [site, null]}`.
 fn optional_wrapper(map: &Map<String, Value>) -> Option<&str> {
     if map.len() != 1 {

@@ -178,8 +178,10 @@ fn merge(
             format!("{combinator} must be an array"),
         ));
     };
-    // The lifted text: each branch as written, but a branch holding a reference as walked, since the output keeps
-    // only the definitions the walk kept and a written `$ref` would name one it no longer holds.
+    // The lifted text: each branch as written, but a branch holding a reference as walked, since a written `$ref`
+    // would name a definition the output no longer holds. A kept recursive site in it is spelled out as its walked
+    // definition (the siblings a site with siblings merged in included): the output keeps only the definitions its
+    // own sites reach, and a site that only the text names would name nothing.
     let mut lifted = Vec::with_capacity(branches.len());
     let mut walked = Vec::with_capacity(branches.len());
     for mut branch in branches {
@@ -188,7 +190,11 @@ fn merge(
             .with_position(Position::new(true, false))
             .with_strict(false);
         cx.rewalk(&mut branch, &how)?;
-        lifted.push(written.unwrap_or_else(|| branch.clone()));
+        lifted.push(written.unwrap_or_else(|| {
+            let mut named = branch.clone();
+            llmshim_core::defs::spell_out(&mut named, |name| cx.definition(name));
+            named
+        }));
         // A branch that became a kept reference merges as its definition.
         if let Some(value) =
             llmshim_core::defs::site_name(&branch).and_then(|name| cx.definition(name))

@@ -396,7 +396,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "root.merge-alternatives",
         kinds: &[Relaxed],
         step: "W15",
-        what: "At the root, merges an `anyOf`/`oneOf` of object branches into one object (properties united, `required` the intersection) and lifts the combinator.",
+        what: "At the root, merges an `anyOf`/`oneOf` of object branches into one object (properties united, `required` the intersection) and lifts the combinator: each branch as written, or as walked where it holds a reference, with a kept recursive reference spelled out as its definition (the first copy carries `$anchor`, a later site names it as `#<name>`).",
         why: "OpenAI and Anthropic reject root combinators, and one object with every property is the closest they take.",
         facts: &["OAI-1b", "ANT-1"],
         file: "llmshim-targets/src/passes/root.rs",

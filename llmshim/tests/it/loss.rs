@@ -3266,6 +3266,49 @@ fn a_branch_that_isolation_retypes_is_no_longer_reported_narrowed() {
     assert!(report.narrowed, "{report:?}\n{out}");
 }
 
+/// The `(anyOf: …)` fragment root shaping lifted into `out`'s description, if there is one.
+fn lifted_root_union(out: &Value) -> Option<Value> {
+    let (_, rest) = out["description"].as_str()?.split_once("(anyOf: ")?;
+    let fragment = serde_json::Deserializer::from_str(rest)
+        .into_iter::<Value>()
+        .next()
+        .and_then(Result::ok);
+    Some(fragment.expect("the lifted union is JSON"))
+}
+
+/// Asserts that every `$ref` in `fragment`, lifted into `out`'s root description, names something the output holds
+/// (`#`, `#/json/pointer`) or something the fragment itself holds (`#name`, an `$anchor` in it).
+fn assert_names_only_what_is_held(name: &str, fragment: &Value, out: &Value) {
+    let mut anchors: Vec<&str> = Vec::new();
+    let mut references: Vec<&str> = Vec::new();
+    let mut stack = vec![fragment];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(anchor)) = map.get("$anchor") {
+                    anchors.push(anchor);
+                }
+                if let Some(Value::String(reference)) = map.get("$ref") {
+                    references.push(reference);
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    for reference in references {
+        let held = match reference.strip_prefix('#') {
+            Some(plain) if !plain.is_empty() && !plain.starts_with('/') => anchors.contains(&plain),
+            _ => resolve(out, reference).is_some(),
+        };
+        assert!(
+            held,
+            "{name}: the lifted {reference} names nothing in {out}"
+        );
+    }
+}
+
 #[test]
 fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     // Root shaping (`root.merge-alternatives`) lifts the root union; a branch holding a reference is lifted as
@@ -3281,33 +3324,10 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     for (target, strict) in configurations() {
         let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
         let name = config_name(target, strict);
-        let Some((_, rest)) = out["description"]
-            .as_str()
-            .and_then(|d| d.split_once("(anyOf: "))
-        else {
+        let Some(fragment) = lifted_root_union(&out) else {
             continue;
         };
-        let fragment = serde_json::Deserializer::from_str(rest)
-            .into_iter::<Value>()
-            .next()
-            .and_then(Result::ok)
-            .expect("the lifted union is JSON");
-        let mut stack = vec![&fragment];
-        while let Some(value) = stack.pop() {
-            match value {
-                Value::Object(map) => {
-                    if let Some(Value::String(reference)) = map.get("$ref") {
-                        assert!(
-                            resolve(&out, reference).is_some(),
-                            "{name}: the lifted {reference} names nothing in {out}"
-                        );
-                    }
-                    stack.extend(map.values());
-                }
-                Value::Array(items) => stack.extend(items),
-                _ => {}
-            }
-        }
+        assert_names_only_what_is_held(&name, &fragment, &out);
         assert!(
             holds(&fragment, "minLength", "(minLength:", &out),
             "{name}: {fragment}"
@@ -3318,6 +3338,44 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     }
     eprintln!("suite: loss root union lifted on {tried:?}");
     assert!(!tried.is_empty(), "no target shapes the root union");
+}
+
+/// Found by the loss property at 10,000 cases (chat, seed 253487261), fixed: a root union branch that is a recursive
+/// reference with siblings becomes a kept site of a definition holding the target and the siblings, and root shaping
+/// lifted it as `{"$ref": "#/$defs/Tag"}`, but the output keeps only the definitions its own sites reach, so the text
+/// named nothing and the sibling `additionalProperties: false` was in no output text. The second input keeps the
+/// target alone as a definition of the output (through the branch's property `t`), under another name than the text's.
+const RECURSIVE_SITE_IN_A_ROOT_UNION: [&str; 2] = [
+    r##"{"any_of": [{"properties": {}, "required": [], "$ref": "#/$defs/Tag", "additionalProperties": false}], "$defs": {"Tag": {"items": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/Tag"}]}]}}}}"##,
+    r##"{"anyOf": [{"properties": {"t": {"$ref": "#/$defs/Tag"}}, "$ref": "#/$defs/Tag", "additionalProperties": false}], "$defs": {"Tag": {"items": {"anyOf": [{"$ref": "#/$defs/Tag"}]}}}}"##,
+];
+
+#[test]
+fn a_root_union_branch_kept_as_a_recursive_site_is_spelled_out_in_the_lifted_text() {
+    for text in RECURSIVE_SITE_IN_A_ROOT_UNION {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        let mut tried = Vec::new();
+        for (target, strict) in configurations() {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+            let name = config_name(target, strict);
+            let Some(fragment) = lifted_root_union(&out) else {
+                continue;
+            };
+            // The text names only what it or the output holds, and holds what the branch held: the sibling
+            // `additionalProperties` and the definition's `items`, down to the reference back to itself.
+            assert_names_only_what_is_held(&name, &fragment, &out);
+            for key in ["additionalProperties", "items"] {
+                assert!(
+                    holds(&fragment, key, &format!("({key}:"), &out),
+                    "{name}: no {key} in {fragment}"
+                );
+            }
+            let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
+            assert!(found.is_empty(), "{name}: {found:?}\n{out}");
+            tried.push(name);
+        }
+        assert!(tried.len() >= 3, "the root union is shaped on {tried:?}");
+    }
 }
 
 /// Found by the vanished-position reading on the corpus (`schemastore/webjob-publish-settings.json`, `stylelintrc.json`,
