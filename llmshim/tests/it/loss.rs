@@ -636,6 +636,49 @@ fn admits_nothing(sets: &[Vec<String>]) -> bool {
 }
 
 /// Resolves a local reference (`#` or `#/json/pointer`) inside `root`.
+/// `value` and the targets of its chain of local references, each a schema object of its own.
+fn reference_chain<'a>(root: &'a Value, value: &'a Value) -> Vec<&'a Map<String, Value>> {
+    let mut chain: Vec<&'a Map<String, Value>> = Vec::new();
+    let mut at = value;
+    while let Value::Object(map) = at {
+        if chain.iter().any(|m| std::ptr::eq(*m, map)) {
+            break;
+        }
+        chain.push(map);
+        match map.get("$ref") {
+            Some(Value::String(reference)) => match resolve(root, reference) {
+                Some(target) => at = target,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    chain
+}
+
+/// Whether the schema object `map` admits no property `name`: its `additionalProperties` (in either spelling, the
+/// walk reads the snake-case one as the keyword) is `false`, nothing else there could declare names (no
+/// `patternProperties` in either spelling, no reference whose siblings a draft might ignore), and its `properties` do
+/// not name it.
+fn closes_out(map: &Map<String, Value>, name: &str) -> bool {
+    let closing = match (
+        map.get("additionalProperties"),
+        map.get("additional_properties"),
+    ) {
+        (Some(value), None) | (None, Some(value)) => value == &Value::Bool(false),
+        _ => false,
+    };
+    closing
+        && !["patternProperties", "pattern_properties", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        && match map.get("properties") {
+            None => true,
+            Some(Value::Object(declared)) => !declared.contains_key(name),
+            Some(_) => false,
+        }
+}
+
 fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let fragment = reference.strip_prefix('#')?;
     if fragment.is_empty() {
@@ -691,6 +734,10 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         below_unfollowed: bool,
         below_sibling_of_union: bool,
         trail: Vec<(&'static str, usize, usize)>,
+        /// For an `allOf` entry: the schema objects it is in conjunction with at its position (the node holding
+        /// the `allOf`, its reference targets, the other entries and theirs, and those of the nodes above it that
+        /// it is an entry of).
+        conjuncts: Vec<&'a Map<String, Value>>,
     }
     let mut out = Enumerated {
         root: input,
@@ -710,6 +757,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         below_unfollowed: false,
         below_sibling_of_union: false,
         trail: Vec::new(),
+        conjuncts: Vec::new(),
     }];
     while let Some(frame) = stack.pop() {
         if out.visits.len() >= MAX_VISITS {
@@ -818,6 +866,19 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                     .any(|types| !types.iter().any(|t| applies.contains(&t.as_str())))
             })
         };
+        // The schema objects this node is in conjunction with: its own layers, its `allOf` entries (with their
+        // reference targets) and, for an entry, what the node it is an entry of is in conjunction with. One of them
+        // with `additionalProperties: false` and no `patternProperties` admits no property its `properties` do not
+        // name, so a property another of them declares is never present: what lies below it constrains nothing, and
+        // a merge may drop it (`walk.merge-all-of`).
+        let mut conjuncts = frame.conjuncts.clone();
+        conjuncts.extend(visit.layers.iter().copied());
+        if let Some(Value::Array(entries)) = visit.get("allOf") {
+            for entry in entries {
+                conjuncts.extend(reference_chain(input, entry));
+            }
+        }
+        let forbidden = |name: &str| conjuncts.iter().any(|map| closes_out(map, name));
         let mut push = |value: &'a Value,
                         step: Option<Step>,
                         at: String,
@@ -841,7 +902,8 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             }
             let closed = frame.closed || (types_object && step == Some(Step::Additional));
             let vacuous_below = frame.vacuous_below
-                || (step.is_some() && vacuous_by_union(at.split('/').next().unwrap_or_default()));
+                || (step.is_some() && vacuous_by_union(at.split('/').next().unwrap_or_default()))
+                || matches!(&step, Some(Step::Property(name)) if forbidden(name));
             let mut path = frame.path.clone();
             let union = step.is_none();
             path.extend(step);
@@ -867,6 +929,11 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
                 path,
                 pointer: format!("{pointer}/{at}"),
                 refs: refs.clone(),
+                conjuncts: if at.starts_with("allOf/") {
+                    conjuncts.clone()
+                } else {
+                    Vec::new()
+                },
                 branch_of: branch,
                 trail,
                 shadow: if union {
@@ -3532,5 +3599,47 @@ fn the_invariant_catches_a_position_removed_without_a_name() {
             "enum at properties/b/properties/c (input /properties/b/properties/c) vanished with its position, and no \
              description at the root names it"
         ]
+    );
+}
+
+/// Found by `cargo xtask props` (seed 1796357262433062007, chat strict), a reading of the check: an `allOf` entry
+/// closed by `additionalProperties: false` admits no property it does not declare, so a property another entry brings
+/// (here through a reference to the root) is never present, and the merge drops it with everything below it
+/// (`walk.merge-all-of`); the reading looked for a note naming the keywords below it. A property that a schema in
+/// conjunction with its node closes out now constrains nothing there.
+const CLOSED_OUT_BY_AN_ALL_OF_ENTRY: &str = r##"{"properties":{"name":{"properties":{"name":{"properties":{"name":{"$ref":"#/$defs/Node","description":"see the definition"}},"required":[]}},"required":[]},"user_id":{"properties":{"name":{"allOf":[{"properties":{"created_at":{"type":"integer","maximum":0}},"required":[],"additionalProperties":false},{"$ref":"#"}]}},"required":[]}},"required":[]}"##;
+
+#[test]
+fn a_property_an_all_of_entry_closes_out_constrains_nothing() {
+    let input: Value =
+        serde_json::from_str(CLOSED_OUT_BY_AN_ALL_OF_ENTRY).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    // As the generator wrote it, in snake case, which the walk reads as the keyword.
+    let snake: Value = serde_json::from_str(
+        &CLOSED_OUT_BY_AN_ALL_OF_ENTRY.replace("additionalProperties", "additional_properties"),
+    )
+    .expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&snake);
+    // The closed entry's own property survives, with its bound, on chat strict.
+    let (out, report) = normalize(
+        &Options::for_target(Target::OpenAiChat).with_strict(true),
+        &input,
+    );
+    assert!(!report.used_fallback, "{report:?}");
+    let created_at = out["properties"]["user_id"]["anyOf"][0]["properties"]["name"]["anyOf"][0]["properties"]
+        ["created_at"]
+        .to_string();
+    assert!(created_at.contains("\"maximum\":0"), "{out}");
+    // Read without the closing entry, the same loss is reported: the excuse rests on `additionalProperties: false`.
+    let mut open = input.clone();
+    if let Some(entry) = open.pointer_mut("/properties/user_id/properties/name/allOf/0") {
+        entry["additionalProperties"] = Value::Bool(true);
+    }
+    let (found, _) = check(&open, &out, &report, Mode::of(Target::OpenAiChat, &report));
+    assert!(
+        found
+            .iter()
+            .any(|v| v.contains("vanished with its position")),
+        "{found:?}"
     );
 }
