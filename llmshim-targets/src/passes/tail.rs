@@ -662,6 +662,62 @@ fn retype_any(branch: &mut Value, ty: &str) -> bool {
 
 /// A node with `anyOf` and other keys moves those keys into the branches; with `google_values`, the value
 /// rules then run again on every branch, which may have received a type or keys.
+/// Takes the properties a climb omitted at this node (`target.omit-property`) out of the `anyOf` branches its keys
+/// are about to join: the node's schema for such a property is one the target cannot express, and a branch that
+/// still declared it would admit, as the node's conjunction with it, values the node's schema refuses. The node's
+/// description, which names the omission, joins every branch. A branch that requires such a property fails the node
+/// instead, since without it the branch would admit objects the original refuses.
+fn leave_omitted(
+    map: &Map<String, Value>,
+    branches: &mut [Value],
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    let prefix = format!("{}/properties/", cx.pointer());
+    let declared = map.get("properties").and_then(Value::as_object);
+    let omitted: Vec<String> = cx
+        .removed_parts()
+        .iter()
+        .filter_map(|(_, at)| at.strip_prefix(&prefix))
+        .filter(|token| !token.contains('/'))
+        .map(llmshim_core::pointer::unescape)
+        .filter(|name| declared.is_none_or(|d| !d.contains_key(name)))
+        .collect();
+    if omitted.is_empty() {
+        return Ok(());
+    }
+    let mut taken = 0;
+    for branch in branches.iter_mut() {
+        let Some(bm) = branch.as_object_mut() else {
+            continue;
+        };
+        for name in &omitted {
+            let required = bm
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
+            if required {
+                return Err(cx.fail(
+                    FallbackKind::TargetUnsupported,
+                    format!("anyOf: a branch requires {name}, which the node omitted"),
+                ));
+            }
+            if let Some(Value::Object(properties)) = bm.get_mut("properties")
+                && properties.shift_remove(name.as_str()).is_some()
+            {
+                taken += 1;
+                // Gemini rejects an object with empty `properties`, as `google.drop-empty-properties` says.
+                if properties.is_empty() {
+                    json::remove(bm, "properties");
+                }
+            }
+        }
+    }
+    for _ in 0..taken {
+        cx.record("target.omit-property", ChangeKind::Narrowed, Some("anyOf"));
+    }
+    Ok(())
+}
+
 fn isolate(
     map: &mut Map<String, Value>,
     google_values: bool,
@@ -673,6 +729,7 @@ fn isolate(
     let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
         return Err(cx.fail(FallbackKind::InvalidSchema, "anyOf must be an array"));
     };
+    leave_omitted(map, &mut branches, cx)?;
     if let Some(ty) = map.get("type").cloned() {
         if let Some(name) = ty.as_str() {
             let mut retyped = 0;

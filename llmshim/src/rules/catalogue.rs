@@ -682,7 +682,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "google.isolate-any-of",
         kinds: &[Rewritten],
         step: "W28",
-        what: "Moves an `anyOf` node's other keys into its branches (type, description, title, nullable, and each keyword into the branches it applies to), leaving `{\"anyOf\": [...]}`; a branch that `walk.narrow-any` made a string before its node's type was known (annotations, a `nullable` mark and `(type: any)` aside) takes the node's type instead, without the mark; a branch of another type than the node admits nothing and goes, and where its description names a narrowing (an omitted part, a recursion cut) that text joins the node's first.",
+        what: "Moves an `anyOf` node's other keys into its branches (type, description, title, nullable, and each keyword into the branches it applies to), leaving `{\"anyOf\": [...]}`; a branch that `walk.narrow-any` made a string before its node's type was known (annotations, a `nullable` mark and `(type: any)` aside) takes the node's type instead, without the mark; a branch of another type than the node admits nothing and goes, and where its description names a narrowing (an omitted part, a recursion cut) that text joins the node's first; a property the node omitted (`target.omit-property`) is taken out of every branch too (recorded as that rule's narrowing), and a branch that requires it fails the node.",
         why: "Gemini's `anyOf` must be the only field of its node; siblings and branches are a conjunction, so the move is exact.",
         facts: &["GEM-3"],
         file: "llmshim-targets/src/passes/tail.rs",

@@ -2580,3 +2580,60 @@ fn an_all_of_entry_in_another_resource_whose_additional_properties_bind_a_siblin
         }
     }
 }
+
+/// Found by `cargo xtask props` (seed 1796333899029268440, google without strict), fixed: the inner `name` admits
+/// nothing (an object that is a string), so the walk omits it at its node (`target.omit-property`); then
+/// `google.isolate-any-of` moved the node into the `$ref` target's one union branch, whose own `name` (an integer)
+/// stayed declared, and the output admitted `{"name": {"name": 0}}`, which the input refuses. A property omitted at a
+/// node now leaves the branches isolation merges the node into; a branch that requires it fails the node.
+#[test]
+fn a_property_omitted_at_a_node_leaves_the_branches_google_isolates_it_into() {
+    let input = json!({"properties": {"name": {"type": "object",
+        "properties": {"name": {"type": "object", "anyOf": [{"type": "string"}]}},
+        "required": [], "$ref": "#/$defs/Tag"}}, "required": [],
+        "$defs": {"Tag": {"anyOf": [{"properties": {"name": {"type": "integer"}}, "required": []}]}}});
+    let instance = json!({"name": {"name": 0}});
+    let original = validate::compile(&input).expect("the input compiles");
+    assert!(
+        !validate::errors(&original, &instance).is_empty(),
+        "{input}"
+    );
+    assert_never_unsound(&input);
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let mut out = input.clone();
+    let report = normalizer.normalize_with(&Options::for_target(Target::Google), &mut out);
+    assert!(!report.used_fallback && report.narrowed, "{report:?}");
+    // The output declares no inner `name` any more, so a model that writes only declared properties never sends
+    // the instance; the omission is named in the branch.
+    let branches = out
+        .pointer("/properties/name/anyOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    assert!(!branches.is_empty(), "{out}");
+    for branch in &branches {
+        assert!(branch.pointer("/properties/name").is_none(), "{out}");
+    }
+    assert!(
+        out.to_string()
+            .contains("(omitted name: target_unsupported)"),
+        "{out}"
+    );
+    // A branch that requires the omitted property admits nothing with the node: the node fails, and the climb
+    // omits the property around it.
+    let mut required = input.clone();
+    if let Some(branch) = required.pointer_mut("/$defs/Tag/anyOf/0") {
+        branch["required"] = json!(["name"]);
+    }
+    assert_never_unsound(&required);
+    let mut out = required.clone();
+    let report = normalizer.normalize_with(&Options::for_target(Target::Google), &mut out);
+    assert!(!report.used_fallback, "{report:?}");
+    assert!(
+        out.pointer("/properties/name").is_none()
+            && out
+                .to_string()
+                .contains("(omitted name: target_unsupported)"),
+        "{out}"
+    );
+}
