@@ -672,6 +672,10 @@ fn leave_omitted(
     branches: &mut [Value],
     cx: &mut NodeCtx<'_>,
 ) -> Result<(), FallbackReason> {
+    // Most walks remove nothing: no pointer text is built for them.
+    if cx.removed_parts().is_empty() {
+        return Ok(());
+    }
     let prefix = format!("{}/properties/", cx.pointer());
     let declared = map.get("properties").and_then(Value::as_object);
     let omitted: Vec<String> = cx
