@@ -3376,6 +3376,25 @@ fn assert_names_only_what_is_held(name: &str, fragment: &Value, out: &Value) {
     }
 }
 
+/// Normalizes `input` on every configuration and, where root shaping lifted the root union, runs `inspect` on the
+/// configuration's name, the lifted fragment and the output, then requires the loss invariant to hold; returns the
+/// names of the configurations that lifted it.
+fn on_each_lifted_root_union(input: &Value, inspect: impl Fn(&str, &Value, &Value)) -> Vec<String> {
+    let mut tried = Vec::new();
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), input);
+        let name = config_name(target, strict);
+        let Some(fragment) = lifted_root_union(&out) else {
+            continue;
+        };
+        inspect(&name, &fragment, &out);
+        let (found, _) = check(input, &out, &report, Mode::of(target, &report));
+        assert!(found.is_empty(), "{name}: {found:?}\n{out}");
+        tried.push(name);
+    }
+    tried
+}
+
 #[test]
 fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
     // Root shaping (`root.merge-alternatives`) lifts the root union; a branch holding a reference is lifted as
@@ -3387,22 +3406,13 @@ fn a_root_union_lifted_by_root_shaping_names_no_definition_the_output_lacks() {
         ],
         "$defs": {"Card": {"type": "object", "properties": {"number": {"type": "string", "minLength": 12}}, "required": ["number"]}}
     });
-    let mut tried = Vec::new();
-    for (target, strict) in configurations() {
-        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-        let name = config_name(target, strict);
-        let Some(fragment) = lifted_root_union(&out) else {
-            continue;
-        };
-        assert_names_only_what_is_held(&name, &fragment, &out);
+    let tried = on_each_lifted_root_union(&input, |name, fragment, out| {
+        assert_names_only_what_is_held(name, fragment, out);
         assert!(
-            holds(&fragment, "minLength", "(minLength:", &out),
+            holds(fragment, "minLength", "(minLength:", out),
             "{name}: {fragment}"
         );
-        let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
-        assert!(found.is_empty(), "{name}: {found:?}\n{out}");
-        tried.push(name);
-    }
+    });
     eprintln!("suite: loss root union lifted on {tried:?}");
     assert!(!tried.is_empty(), "no target shapes the root union");
 }
@@ -3421,26 +3431,17 @@ const RECURSIVE_SITE_IN_A_ROOT_UNION: [&str; 2] = [
 fn a_root_union_branch_kept_as_a_recursive_site_is_spelled_out_in_the_lifted_text() {
     for text in RECURSIVE_SITE_IN_A_ROOT_UNION {
         let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
-        let mut tried = Vec::new();
-        for (target, strict) in configurations() {
-            let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
-            let name = config_name(target, strict);
-            let Some(fragment) = lifted_root_union(&out) else {
-                continue;
-            };
+        let tried = on_each_lifted_root_union(&input, |name, fragment, out| {
             // The text names only what it or the output holds, and holds what the branch held: the sibling
             // `additionalProperties` and the definition's `items`, down to the reference back to itself.
-            assert_names_only_what_is_held(&name, &fragment, &out);
+            assert_names_only_what_is_held(name, fragment, out);
             for key in ["additionalProperties", "items"] {
                 assert!(
-                    holds(&fragment, key, &format!("({key}:"), &out),
+                    holds(fragment, key, &format!("({key}:"), out),
                     "{name}: no {key} in {fragment}"
                 );
             }
-            let (found, _) = check(&input, &out, &report, Mode::of(target, &report));
-            assert!(found.is_empty(), "{name}: {found:?}\n{out}");
-            tried.push(name);
-        }
+        });
         assert!(tried.len() >= 3, "the root union is shaped on {tried:?}");
     }
 }
