@@ -105,7 +105,7 @@ struct Reading {
     /// `cca.merge-combinator`) ran: inside a `$ref` target or a single `allOf` entry it may have merged a branch into
     /// the target or entry before the siblings or the entry won, so a key that wins also wins over those branches.
     branches_yield: bool,
-    /// `walk.snake-case`: the snake-case spellings are read as the keywords they spell.
+    /// `walk.snake-case`: the snake-case spellings are read as the keywords they spell (always, as the walk reads them).
     snake_case: bool,
     /// The target infers `array` from `items` (the Gemini targets).
     items_imply_array: bool,
@@ -166,7 +166,9 @@ impl Reading {
             branches_yield: has("target.narrow-union")
                 || has("google.collapse-nullable")
                 || has("cca.merge-combinator"),
-            snake_case: has("walk.snake-case"),
+            // `walk.snake-case` runs on every node the walk visits, on every target: a spelling in a part the climb
+            // removed was renamed too, though the removal took the change back with the part's others.
+            snake_case: true,
             infers_type: has("walk.infer-type"),
             narrows_any: has("walk.narrow-any"),
             entry_wins: has("walk.merge-all-of"),
@@ -2635,5 +2637,34 @@ fn a_property_omitted_at_a_node_leaves_the_branches_google_isolates_it_into() {
                 .to_string()
                 .contains("(omitted name: target_unsupported)"),
         "{out}"
+    );
+}
+
+/// Found by the property (responses, seed 1203 at 10,000 cases): the `not` of `name` excludes a union whose first branch
+/// is a `$ref` to an `all_of` (snake case) with an unresolved reference; the climb removes that branch (`(omitted anyOf:
+/// unresolved_ref)`, `target.omit-property`) and takes back what its walk recorded, the rename of `all_of` included, so
+/// the report had no `walk.snake-case` and the reading kept `all_of` as an unknown keyword: the branch read as `{}`,
+/// the `not` as excluding everything, and `{"name": ""}`, which the input admits (`all_of` is `allOf`, a string is no
+/// array), was reported as admitted by the output alone. The walk renames every spelling it meets on every target.
+/// Read so, the original holds the unresolved reference where a validator follows it, so it does not compile and the
+/// case is skipped, as every input whose reading does not compile is.
+#[test]
+fn a_snake_case_spelling_in_a_removed_branch_is_read_as_its_keyword() {
+    let input = json!({"properties": {"name": {"type": "string", "not": {"anyOf": [
+        {"$ref": "#/$defs/Node"}, {"$ref": "#/$defs/Item"}]}}}, "required": [],
+        "$defs": {"Node": {"all_of": [{"type": "array", "prefixItems": [{"$ref": "#/$defs/Missing"}], "items": false}]},
+            "Item": {"oneOf": [{"type": "integer"}]}}});
+    // The report lists no rename (the climb took it back), and the reading renames all the same.
+    let found = verdict(&input, Target::OpenAiResponses, false, |r| {
+        assert!(r.snake_case, "the reading keeps `all_of`");
+    });
+    assert!(matches!(found, Verdict::Skipped), "{found:?}");
+    // Read the old way (the spellings renamed only where the report lists a rename), `{"name": ""}` is reported.
+    let old = verdict(&input, Target::OpenAiResponses, false, |r| {
+        r.snake_case = false;
+    });
+    assert!(
+        matches!(&old, Verdict::Unsound(why) if why.contains(r#"{"name":""}"#)),
+        "{old:?}"
     );
 }
