@@ -4,7 +4,7 @@ use llmshim_core::envelope::Layout;
 use llmshim_core::rules::Envelope;
 use serde_json::{Map, Value};
 
-use crate::tools::classify::{Kind, classify};
+use crate::tools::classify::Kind;
 use crate::tools::envelope::{build, build_from_mcp, edit_declaration, edit_tool, strict_value};
 use crate::tools::normalize::Pending;
 use crate::tools::report::{ToolReport, ToolsReport};
@@ -34,12 +34,14 @@ pub(crate) fn assemble(
     // `pending` is in tool order, so each tool's entries are the next run of the same index.
     let mut next = 0;
     for (index, mut tool) in before.into_iter().enumerate() {
-        let kind = classify(&tool, envelope);
         let start = next;
         while pending.get(next).is_some_and(|p| p.index == index) {
             next += 1;
         }
         let mine = pending.get_mut(start..next).unwrap_or_default();
+        // A tool with pending entries has the kind its first entry recorded when it was classified; one without
+        // (anything else, or declarations of which none is an object) stays as it is whatever its kind.
+        let kind = mine.first().map_or(Kind::Other, |p| p.kind);
         let shape = match kind {
             Kind::Other => {
                 result.push(tool);

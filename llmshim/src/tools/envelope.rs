@@ -6,6 +6,7 @@ use llmshim_core::envelope::{StrictKey, ToolShape, Wrapper};
 use llmshim_core::json;
 use llmshim_core::rules::Envelope;
 use serde_json::{Map, Value};
+use std::cell::RefCell;
 
 use crate::tools::normalize::Pending;
 
@@ -213,17 +214,20 @@ fn in_shape(
             fields.shift_insert(0, key.to_owned(), Value::String(value.to_owned()));
             fields
         }
-        (tag, holder) => {
-            let mut m = Map::with_capacity(2 + extras.len());
+        (tag, Some(holder)) => {
+            let mut m = outer_map(tag, holder);
+            // The holder is the outer map's last member.
+            if let Some(slot) = m.values_mut().next_back() {
+                *slot = Value::Object(fields);
+            }
+            m
+        }
+        (tag, None) => {
+            let mut m = Map::with_capacity(1 + fields.len() + extras.len());
             if let Some((key, value)) = tag {
                 m.insert(key.to_owned(), Value::String(value.to_owned()));
             }
-            match holder {
-                Some(holder) => {
-                    m.insert(holder.to_owned(), Value::Object(fields));
-                }
-                None => m.extend(fields),
-            }
+            m.extend(fields);
             m
         }
     };
@@ -235,6 +239,55 @@ fn in_shape(
         }
     }
     Value::Object(m)
+}
+
+/// The outer map of a tool rebuilt in a shape with a holder: the tag, if the shape has one, then the holder, `null`
+/// until the caller puts the fields there.
+///
+/// Built by inserting the two members, every such map would hash both keys with the map's keyed hasher and set up
+/// a hasher of its own; instead each thread builds the map once per tag and holder and clones it, which copies the
+/// keys, the stored hashes and the table as they are. The clone has the same members in the same order, so the tool
+/// is the same.
+fn outer_map(
+    tag: Option<(&'static str, &'static str)>,
+    holder: &'static str,
+) -> Map<String, Value> {
+    thread_local! {
+        /// One outer map per tag and holder met on this thread (of the built-in envelopes, only Chat's has a holder).
+        static OUTER: RefCell<Vec<OuterTemplate>> = const { RefCell::new(Vec::new()) };
+    }
+    OUTER.with_borrow_mut(|templates| {
+        if let Some(t) = templates
+            .iter()
+            .find(|t| t.tag == tag && t.holder == holder)
+        {
+            return t.map.clone();
+        }
+        let mut map = Map::with_capacity(2);
+        if let Some((key, value)) = tag {
+            map.insert(key.to_owned(), Value::String(value.to_owned()));
+        }
+        map.insert(holder.to_owned(), Value::Null);
+        // Only a few shapes exist; a custom envelope met after many others is built each time instead.
+        if templates.len() < MAX_OUTER_TEMPLATES {
+            templates.push(OuterTemplate {
+                tag,
+                holder,
+                map: map.clone(),
+            });
+        }
+        map
+    })
+}
+
+/// At most this many outer maps are kept per thread.
+const MAX_OUTER_TEMPLATES: usize = 8;
+
+/// An outer map kept by [`outer_map`], with the tag and holder it was built for.
+struct OuterTemplate {
+    tag: Option<(&'static str, &'static str)>,
+    holder: &'static str,
+    map: Map<String, Value>,
 }
 
 /// A raw MCP tool rebuilt in shape `to` of the envelope, in one step: what [`build`] makes of the canonical chat tool
@@ -386,8 +439,15 @@ fn holder_as_tool(
     let Some(mut fields) = found else {
         return Err(Value::Null);
     };
-    // The slot holds the `null` left when the schema was moved out.
-    json::remove(&mut fields, p.key);
+    // The slot, which holds the `null` left when the schema was moved out, is the last member (`reusable` checked
+    // the order); it is dropped by position, so its key is not hashed to find it.
+    let last = fields.len().saturating_sub(1);
+    let mut position = 0;
+    fields.retain(|_, _| {
+        let keep = position != last;
+        position += 1;
+        keep
+    });
     Ok(fields)
 }
 

@@ -23,6 +23,9 @@ pub(crate) struct Run<'a> {
 /// One function tool on its way through: where it came from, its normalized schema and its report.
 #[derive(Debug)]
 pub(crate) struct Pending {
+    /// What the tool is, as [`classify`] found it before its schema was taken out; assembly reads it from here
+    /// instead of classifying the tool again.
+    pub(crate) kind: Kind,
     /// The shape the tool had in the input (a declaration's shape for a declaration).
     pub(crate) shape: ToolShape,
     /// The tool's index in `tools`.
@@ -165,6 +168,7 @@ impl Normalizer {
                     // chat tool it stands for has none): the caller's applies.
                     let requested = run.options.strict;
                     let mut p = self.normalize_moved(run, MCP_SHAPE, tool, requested);
+                    p.kind = Kind::Mcp;
                     p.requested = requested;
                     p.index = index;
                     pending.push(p);
@@ -180,6 +184,7 @@ impl Normalizer {
                         }
                         let mut p = self.normalize_one(run, shape, decl, false);
                         // A declaration's schema was copied, not moved: its entry is edited in place.
+                        p.kind = Kind::Declarations;
                         p.index = index;
                         p.declaration = Some(d);
                         pending.push(p);
@@ -197,6 +202,7 @@ impl Normalizer {
                     };
                     let requested = own.unwrap_or(run.options.strict);
                     let mut p = self.normalize_moved(run, shape, tool, requested);
+                    p.kind = Kind::Function(shape);
                     p.requested = requested;
                     p.index = index;
                     pending.push(p);
@@ -258,6 +264,7 @@ impl Normalizer {
                 true,
             );
             return Pending {
+                kind: Kind::Other,
                 shape,
                 index: 0,
                 declaration: None,
@@ -333,6 +340,7 @@ impl Normalizer {
             report = Normalization::bypassed();
         }
         Pending {
+            kind: Kind::Other,
             shape,
             index: 0,
             declaration: None,
