@@ -53,7 +53,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::OnceLock;
 
-use llmshim::schema::{Env, EnvFlags, Keywords, Normalization, Normalizer, Options, Target};
+use llmshim::schema::{
+    Env, EnvFlags, Keywords, Normalization, Normalizer, Options, Target, validate,
+};
 use llmshim_core::walk::NodeCtx;
 use llmshim_core::{FallbackReason, Keyword, KeywordClass, RuleSet, TargetRules};
 use serde_json::{Map, Value, json};
@@ -3642,5 +3644,79 @@ fn a_property_an_all_of_entry_closes_out_constrains_nothing() {
             .iter()
             .any(|v| v.contains("vanished with its position")),
         "{found:?}"
+    );
+}
+
+/// Found by `cargo xtask props` (seed 1796321085380981806 at 10,000 cases, chat): `Item`, the first `allOf` entry,
+/// is closed by `additionalProperties: false` and declares `name`, whose `user_id` has an unresolved reference as its
+/// first union branch; the climb removes that branch (`target.omit-property`), and the merge (`walk.merge-all-of`)
+/// then left `name` out of the closed result, with the `default` below it and the note, so `x` admitted only `{}`
+/// and named nothing. The entry's walked `name` admits nothing its written one does not, and no other participant
+/// declares or closes it out, so the merge keeps it.
+const CLOSED_ENTRY_NARROWED_BELOW: &str = r##"{"type":"object","properties":{"x":{"allOf":[{"$ref":"#/$defs/Item"},{}]}},"$defs":{"Item":{"properties":{"name":{"properties":{"name":{"type":"string","default":null},"user_id":{"anyOf":[{"$ref":"#/$defs/Node"},{}]}},"required":[]}},"required":[],"additionalProperties":false}}}"##;
+
+/// The property run's own minimal input, the `allOf` two `additionalProperties` down.
+const CLOSED_ENTRY_NARROWED_BELOW_AS_FOUND: &str = r##"{"properties":{},"required":[],"additionalProperties":{"properties":{},"required":[],"additionalProperties":{"allOf":[{"$ref":"#/$defs/Item"},{}]}},"$defs":{"Item":{"properties":{"name":{"properties":{"name":{"type":"string","default":null},"user_id":{"anyOf":[{"$ref":"#/$defs/Node"},{}]}},"required":[]}},"required":[],"additionalProperties":false}}}"##;
+
+#[test]
+fn a_closed_all_of_entry_keeps_a_property_narrowed_below_it() {
+    let input: Value =
+        serde_json::from_str(CLOSED_ENTRY_NARROWED_BELOW).expect("a JSON reproduction");
+    let found: Value =
+        serde_json::from_str(CLOSED_ENTRY_NARROWED_BELOW_AS_FOUND).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    assert_no_loss_on_every_configuration(&found);
+    for strict in [false, true] {
+        let (out, report) = normalize(
+            &Options::for_target(Target::OpenAiChat).with_strict(strict),
+            &input,
+        );
+        assert!(!report.used_fallback && report.narrowed, "{report:?}");
+        // Under strict the optional `x` and `name` are wrapped in a nullable `anyOf`; its first branch is the object.
+        let unwrap = |node: &Value| -> Value {
+            node.get("anyOf")
+                .and_then(|branches| branches.get(0))
+                .unwrap_or(node)
+                .clone()
+        };
+        let x = unwrap(&out["properties"]["x"]);
+        assert_eq!(x["additionalProperties"], json!(false), "{out}");
+        let name = unwrap(&x["properties"]["name"]);
+        // Kept as a keyword, or lifted into the description under strict (`(default: null)`).
+        assert!(
+            name["properties"]["name"].to_string().contains("default"),
+            "strict={strict}: {out}"
+        );
+        let user_id = name["properties"]["user_id"]["description"].to_string();
+        assert!(
+            user_id.contains("(omitted anyOf: unresolved_ref)"),
+            "strict={strict}: {out}"
+        );
+    }
+    // What the output admits: a `name` as the entry declares it, not one of another type, nor another property.
+    let (out, _) = normalize(&Options::for_target(Target::OpenAiChat), &input);
+    let compiled = validate::compile(&out).expect("the output compiles");
+    assert!(
+        validate::errors(
+            &compiled,
+            &json!({"x": {"name": {"name": "a", "user_id": 0}}})
+        )
+        .is_empty()
+    );
+    assert!(!validate::errors(&compiled, &json!({"x": {"name": {"name": 0}}})).is_empty());
+    assert!(!validate::errors(&compiled, &json!({"x": {"other": 0}})).is_empty());
+    // Where another participant is closed and does not declare `name`, the `allOf` admits no `name` at all, and the
+    // merge still leaves it out (the reading finds nothing lost there either).
+    let mut closed_out = input.clone();
+    if let Some(entry) = closed_out.pointer_mut("/properties/x/allOf/1") {
+        *entry = json!({"properties": {}, "additionalProperties": false});
+    }
+    assert_no_loss_on_every_configuration(&closed_out);
+    let (out, report) = normalize(&Options::for_target(Target::OpenAiChat), &closed_out);
+    assert!(!report.used_fallback, "{report:?}");
+    assert_eq!(
+        out["properties"]["x"],
+        json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        "{out}"
     );
 }

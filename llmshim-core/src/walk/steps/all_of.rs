@@ -28,8 +28,11 @@ const RULE: &str = "walk.merge-all-of";
 /// node's or else the first entry's, descriptions are joined with one space, and `type` is `"object"`.
 /// The merge is exact when no participant is closed, or when exactly one is and every other one's property names
 /// are among its names (the result is then closed); otherwise the result is closed when any participant was and
-/// the change is recorded as relaxed. An `allOf` that does not qualify stays and is walked as children, its
-/// entries as they were.
+/// the change is recorded as relaxed. A property an entry's walk omitted is left out of the result; one narrowed below
+/// keeps that entry's walked schema, unless a closed participant does not declare it (then no value of the `allOf`
+/// has it) or another participant declares it too (then a closed `allOf` is not merged, and an open one fails its node
+/// unless every other entry that declares the property lost the same part). An `allOf` that does not qualify stays
+/// and is walked as children, its entries as they were.
 #[derive(Clone, Copy, Debug, Default)]
 #[expect(
     clippy::exhaustive_structs,
@@ -362,9 +365,19 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
             ));
         }
     }
+    // A property narrowed below it that only its own entry declares keeps that entry's walked schema, which admits
+    // no value the entry's original did not, as the open merge keeps it; its notes stay below it. It is left out only
+    // where a closed participant does not declare it: there the `allOf` admits no such property at all, so the closed
+    // result without it loses nothing. Leaving it out also where its own entry is the closed one took the property,
+    // and every note below it, out of a result that should declare it.
+    let closed_out = |name: &str| {
+        std::iter::once(&*map)
+            .chain(entries.iter())
+            .any(|p| is_closed(p) && !names(p).contains(&name))
+    };
     let dropped: Vec<&str> = omitted
         .iter()
-        .filter(|(_, _, below)| closes || below.is_empty())
+        .filter(|(_, name, below)| below.is_empty() || closed_out(name))
         .map(|(_, name, _)| name.as_str())
         .collect();
     let exact = merge_into(map, &entries, &dropped);
