@@ -8,7 +8,9 @@
 
 use hashbrown::HashMap;
 use llmshim_core::json;
+use parking_lot::Mutex;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 use crate::Fingerprint;
 
@@ -48,8 +50,9 @@ pub(crate) struct Nest {
     element: usize,
     inner: Patch,
     /// The output's object with `null` in the input's slot and in every hoisted member, kept from insert: a hit
-    /// clones it whole (its keys and table copied as they are, no key hashed) and fills those places.
-    frame: Map<String, Value>,
+    /// clones it whole (its keys and table copied as they are, no key hashed) and fills those places. A small frame
+    /// is shared with every other nest whose frame is identical ([`shared_frame`]).
+    frame: Arc<Map<String, Value>>,
     /// Members of the frame that are input members the inner edit removes, unchanged (a description strict moves
     /// out of an optional property onto its wrapper): (frame position, input position). The inner edit moves
     /// them into the frame instead of freeing them, so they are not copied from the output. At most
@@ -111,17 +114,7 @@ impl Patch {
                     Source::Copy => 0,
                 })
                 .sum(),
-            Patch::Nest(nest) => {
-                let frame: usize = nest
-                    .frame
-                    .iter()
-                    .map(|(key, value)| {
-                        key.len()
-                            .saturating_add(crate::fingerprint::estimate(value).unwrap_or(0))
-                    })
-                    .sum();
-                frame.saturating_add(nest.inner.held_bytes())
-            }
+            Patch::Nest(nest) => frame_bytes(&nest.frame).saturating_add(nest.inner.held_bytes()),
         }
     }
 
@@ -234,7 +227,7 @@ impl Nest {
             json::dismantle(std::mem::replace(value, Value::Object(out.clone())));
             return;
         };
-        let mut frame = self.frame.clone();
+        let mut frame = Map::clone(&self.frame);
         let mut input = std::mem::take(value);
         // One bit per hoisted member that the edit moved into the frame.
         let mut moved = 0u64;
@@ -553,11 +546,59 @@ fn nest(input: &Value, output: &Value, depth: usize) -> Option<(Patch, usize)> {
             member,
             element,
             inner,
-            frame,
+            frame: shared_frame(frame),
             hoisted,
         })),
         cost,
     ))
+}
+
+/// Frames whose estimate is at most this many bytes are shared between nests.
+const SHARED_FRAME_BYTES: usize = 4096;
+
+/// At most this many distinct frames are shared; a frame met after them is kept by its nest alone.
+const SHARED_FRAMES: usize = 64;
+
+/// `frame`, or the identical frame already shared.
+///
+/// Most nests hold the same frame (the nullable wrapper strict puts around an optional property, with or without the
+/// property's description hoisted beside it), so entries share one copy of it: a hit then clones a frame that the
+/// hits before it have just read, instead of each entry's own copy, which a pass over many entries finds out of the
+/// cache. What a hit builds is the same. The memo still charges each entry for its frames (`held_bytes`), and the
+/// shared frames are few and small, kept for the life of the process.
+fn shared_frame(frame: Map<String, Value>) -> Arc<Map<String, Value>> {
+    static SHARED: Mutex<Vec<Arc<Map<String, Value>>>> = Mutex::new(Vec::new());
+    if frame_bytes(&frame) > SHARED_FRAME_BYTES {
+        return Arc::new(frame);
+    }
+    let mut shared = SHARED.lock();
+    if let Some(found) = shared.iter().find(|f| same_members(f, &frame)) {
+        return Arc::clone(found);
+    }
+    let frame = Arc::new(frame);
+    if shared.len() < SHARED_FRAMES {
+        shared.push(Arc::clone(&frame));
+    }
+    frame
+}
+
+/// The estimated bytes of a frame's keys and values, as the memo charges them.
+fn frame_bytes(frame: &Map<String, Value>) -> usize {
+    frame
+        .iter()
+        .map(|(key, value)| {
+            key.len()
+                .saturating_add(crate::fingerprint::estimate(value).unwrap_or(0))
+        })
+        .fold(0usize, usize::saturating_add)
+}
+
+/// Whether two objects are identical in the memo's sense: the same keys in the same order, identical values.
+fn same_members(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && json::identical(va, vb))
 }
 
 /// The members of the frame `out` (all but the slot's `member`) that the inner patch, an edit, removes from the
@@ -782,6 +823,45 @@ mod tests {
                 .map(str::as_ptr),
             buffer
         );
+    }
+
+    /// Two entries whose wrappers are identical share one frame, and still charge it each; a frame past the size
+    /// limit is kept by its nest alone.
+    #[test]
+    fn identical_small_frames_are_shared_and_still_charged() {
+        let frame_of = |patch: &Patch| match patch {
+            Patch::Nest(nest) => std::sync::Arc::clone(&nest.frame),
+            other => panic!("expected a nest, got {other:?}"),
+        };
+        let wrapped = |node: Value, description: &str| json!({"anyOf": [node, {"type": "null"}], "description": description});
+        // Nodes large enough that moving them into the wrapper costs less than copying the wrapper whole.
+        let node = |kind: &str| json!({"type": kind, "enum": ["a", "b", "c", "d"], "format": "f", "title": "t"});
+        let described = |kind: &str| {
+            let mut input = node(kind);
+            if let Some(map) = input.as_object_mut() {
+                map.shift_insert(0, "description".to_owned(), json!("shared frame test"));
+            }
+            input
+        };
+        let a = round_trip(
+            &described("string"),
+            &wrapped(node("string"), "shared frame test"),
+        );
+        let b = round_trip(
+            &described("integer"),
+            &wrapped(node("integer"), "shared frame test"),
+        );
+        assert!(std::sync::Arc::ptr_eq(&frame_of(&a), &frame_of(&b)));
+        assert!(a.held_bytes() > 0);
+        assert_eq!(a.held_bytes(), b.held_bytes());
+
+        // A large sibling in the wrapper makes the frame too large to share.
+        let long = "x".repeat(super::SHARED_FRAME_BYTES);
+        let large = |node: Value| json!({"anyOf": [node, {"type": "null"}], "title": long});
+        let c = round_trip(&node("string"), &large(node("string")));
+        let d = round_trip(&node("string"), &large(node("string")));
+        assert!(!std::sync::Arc::ptr_eq(&frame_of(&c), &frame_of(&d)));
+        assert_eq!(c.held_bytes(), d.held_bytes());
     }
 
     #[test]
