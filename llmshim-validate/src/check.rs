@@ -205,6 +205,20 @@ fn unique_strings(value: &Value) -> bool {
 /// At most this many pattern sources are remembered as compiling; past it, a source is compiled every time.
 const REMEMBERED: usize = 4096;
 
+/// Whether `source` compiles as the value of `pattern` under the default options, as [`check`] and
+/// [`compile`](crate::compile) compile it: a schema whose only doubt is its patterns compiles exactly when each of
+/// them does. The answer is remembered per source, as [`check`] remembers it.
+///
+/// ```
+/// use llmshim_validate::pattern_compiles;
+///
+/// assert!(pattern_compiles("^[a-z]+$"));
+/// assert!(!pattern_compiles("(unclosed"));
+/// ```
+pub fn pattern_compiles(source: &str) -> bool {
+    pattern(source)
+}
+
 /// Whether `source` compiles as a `pattern` under the default options, remembered per source.
 fn pattern(source: &str) -> bool {
     static COMPILED_PATTERNS: OnceLock<Mutex<HashSet<Box<str>>>> = OnceLock::new();

@@ -59,7 +59,7 @@ mod regex;
 mod restore;
 mod validator;
 
-pub use check::check;
+pub use check::{check, pattern_compiles};
 pub use error::Error;
 pub use llmshim_resolve::{Draft, Resources};
 pub use options::Options;

@@ -8,11 +8,12 @@
 //!
 //! It is conservative: a node qualifies only when each of its keys is one of a few keywords with a value of the
 //! expected kind (`type` naming one type, `properties`, `required` naming distinct properties, `description`,
-//! `title`, an `enum` of strings, `items`, `default` as a scalar, numeric bounds, counts, `format`, and `anyOf`
-//! below the root where the target keeps unions as they are), the rule set's keep-list and forbidden list let
-//! them stand, and none of the rule set's rewrites applies (an object without `properties` where the target adds
-//! them, an array without `items` where it adds them, a keyword of another type where the Google value rules drop it).
-//! Anything else (references, identifiers, patterns, other combinators, `const`, boolean schemas other than
+//! `title`, an `enum` of strings, `items`, `default` as a scalar, numeric bounds, counts, `format`, a `pattern` that
+//! the pattern rules leave as it is and that compiles, and `anyOf` below the root where the target keeps unions as
+//! they are), the rule set's keep-list and forbidden list let them stand, and none of the rule set's rewrites applies
+//! (an object without `properties` where the target adds them, an array without `items` where it adds them, a
+//! keyword of another type where the Google value rules drop it).
+//! Anything else (references, identifiers, other patterns, other combinators, `const`, boolean schemas other than
 //! `additionalProperties`, type arrays, `nullable`, a target with a `leave` hook of its own, a node its `enter` hook
 //! acts on (`TargetRules::enter_acts`, every node for a target that does not say), diagnostics, structured output)
 //! goes to the walk. Sizes stay far inside every budget: a node count, a depth and a bound on the
@@ -34,11 +35,13 @@
 use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::null::admits_null;
+use llmshim_core::pattern_subset::PatternSubset;
 use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
 use llmshim_resolve::Draft;
 use llmshim_strict::LimitCounts;
+use llmshim_targets::pattern::{openai_accepts, strip_lookarounds};
 use serde_json::{Map, Value};
 
 use crate::schema::{Options, pipeline};
@@ -328,6 +331,8 @@ pub(super) struct Look<'r, const STRICT: bool> {
     /// property that closing wraps with null).
     count_unions: bool,
     unions: usize,
+    /// The options' `strip_lookarounds`, which the pattern rules read.
+    strip_lookarounds: bool,
     max_nodes: usize,
     max_depth: usize,
     max_literal_bytes: usize,
@@ -442,6 +447,12 @@ fn read<'v>(
             node.typing = true;
             text_bytes(format)
         }
+        // A pattern the look checked stays as it is ([`Look::pattern_stays`]); it applies to strings only.
+        ("pattern", Value::String(source)) => {
+            node.typed[3] = true;
+            node.typing = true;
+            text_bytes(source)
+        }
         _ => return None,
     };
     Some(bytes)
@@ -461,6 +472,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             counts: LimitCounts::default(),
             count_unions: false,
             unions: 0,
+            strip_lookarounds: options.strip_lookarounds,
             max_nodes: options.budget.max_nodes.min(MAX_NODES),
             max_depth: options.budget.max_depth.min(MAX_DEPTH),
             max_literal_bytes: options.budget.max_literal_bytes.min(MAX_LITERAL_BYTES),
@@ -488,6 +500,27 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     fn note_edit(&mut self) -> bool {
         self.edited = true;
         true
+    }
+
+    /// Whether a `pattern` with `value` (one the keep-lists in effect keep) stays on its node as it is: a well-formed
+    /// string that W20 leaves where it is (within every kept subset, free of what OpenAI's engine rejects where the
+    /// rule set checks that, unchanged by lookaround removal where the options ask for it) and that compiles as the
+    /// compile gate compiles it (`llmshim_validate::pattern_compiles`). A structured-output schema, whose output
+    /// bounds add a subset, never reaches the look.
+    fn pattern_stays(&self, value: &Value) -> bool {
+        let Value::String(source) = value else {
+            return false;
+        };
+        let subsets = [
+            self.keep.and_then(KeepSet::pattern),
+            self.strict.and_then(KeepSet::pattern),
+        ];
+        PatternSubset::new().admits(source)
+            && subsets.iter().flatten().all(|subset| subset.admits(source))
+            && (!self.rules.openai_patterns || openai_accepts(source))
+            && (!self.strip_lookarounds
+                || strip_lookarounds(source).is_ok_and(|cleaned| cleaned == *source))
+            && llmshim_validate::pattern_compiles(source)
     }
 
     /// Whether the rule set strips `key` with `value` from a node of the type `ty` gives, so that the plain look
@@ -641,7 +674,16 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         } else {
             self.keep.is_some_and(|keep| !keep.keeps(key, value))
         };
-        if refused || !(STRICT_KEYS.contains(&key) || LIFTED.contains(&key)) {
+        if refused {
+            return None;
+        }
+        // A pattern both keep-lists keep is taken where it stays as it is.
+        let known = if key == "pattern" {
+            self.pattern_stays(value)
+        } else {
+            STRICT_KEYS.contains(&key) || LIFTED.contains(&key)
+        };
+        if !known {
             return None;
         }
         if key == "additionalProperties" && value.is_boolean() {
@@ -688,6 +730,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         // A boolean `additionalProperties` the rule set keeps, where it keeps boolean schemas as they are.
         if boolean && self.rules.booleans == Booleans::Keep {
             return self.boolean_schema(node, depth);
+        }
+        if key == "pattern" && !self.pattern_stays(value) {
+            return None;
         }
         read(self.rules, node, key, value, root)
     }
@@ -920,6 +965,7 @@ pub(super) mod tests {
 
     use super::{report, strict_closed, strict_look, unchanged};
     use crate::schema::{Budget, Keywords, Nullable, Options, Target, pipeline};
+    use llmshim_core::pattern_subset::PatternSubset;
 
     /// The options the look is asked with: every built-in target, without and with strict (made effective as the
     /// normalizer makes it), under both keyword profiles.
@@ -1329,6 +1375,41 @@ pub(super) mod tests {
             assert!(!unchanged(&hooked, &input), "{input}");
             assert!(agrees(&hooked, &input).is_ok());
         }
+        // A pattern that stays as it is is taken, on a string; on Google, not on another type.
+        let patterned = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["a"]});
+        assert!(unchanged(&chat, &patterned), "{patterned}");
+        assert!(agrees(&chat, &patterned).is_ok());
+        assert!(unchanged(&google, &patterned), "{patterned}");
+        assert!(agrees(&google, &patterned).is_ok());
+        // A target whose options remove lookarounds (OpenAI Responses).
+        let responses = Target::BUILTIN
+            .into_iter()
+            .map(Options::for_target)
+            .find(|options| options.strip_lookarounds)
+            .expect("a built-in target removes lookarounds");
+        for source in ["(a", "[z-a]", "*a"] {
+            assert!(!llmshim_validate::pattern_compiles(source), "{source}");
+        }
+        // The last two are well formed: only the compile check refuses them.
+        for source in ["[z-a]", "*a"] {
+            assert!(PatternSubset::new().admits(source), "{source}");
+        }
+        let with_pattern = |ty: &str, pattern: &str| json!({"type": "object", "properties": {"a": {"type": ty, "pattern": pattern}}});
+        for (options, input) in [
+            // Lookarounds removed, a construct OpenAI's engine rejects lifted, one Gemini's leaves out lifted.
+            (&responses, with_pattern("string", "^(?!tmp)[a-z]+$")),
+            (&chat, with_pattern("string", r"^\p{Lu}+$")),
+            (&google, with_pattern("string", r"(a)\1")),
+            // A pattern on an integer, which the Google value rules drop.
+            (&google, with_pattern("integer", "^[0-9]+$")),
+            // A malformed pattern, and one that is well formed but does not compile (the schema falls back).
+            (&chat, with_pattern("string", "(a")),
+            (&chat, with_pattern("string", "[z-a]")),
+            (&chat, with_pattern("string", "*a")),
+        ] {
+            assert!(!unchanged(options, &input), "{input}");
+            assert!(agrees(options, &input).is_ok());
+        }
         // A custom target with an `enter` hook that does not say where it acts keeps every schema on the walk.
         let custom = Options::for_target(Target::custom(&HOOKED));
         assert!(!unchanged(&custom, &untouched));
@@ -1421,6 +1502,13 @@ pub(super) mod tests {
                 .prop_map(|f| ("format".to_owned(), json!(f))),
             1 => prop::sample::select(vec!["const", "additionalProperties", "pattern", "nullable", "$ref", "oneOf", "x_of"])
                 .prop_flat_map(move |k| scalar.clone().prop_map(move |v| (k.to_owned(), v))),
+            // Patterns the look takes and patterns a pattern rule or the compile gate acts on: a lookaround, what
+            // OpenAI's engine rejects, what Gemini's leaves out, a malformed one, one that does not compile.
+            1 => prop::sample::select(vec![
+                "^[a-z]+$", r"^\d{4}-\d{2}$", "(?<=a)b", "^(?!x)y", r"^\p{Lu}+$", r"(a)\1", "(?<n>a)", r"\bw",
+                "(a", "[z-a]", "*a", "a{99999}",
+            ])
+            .prop_map(|p| ("pattern".to_owned(), json!(p))),
         ]
     }
 
@@ -1442,6 +1530,7 @@ pub(super) mod tests {
                     ("minLength", json!(1)),
                     ("maxLength", json!(9)),
                     ("default", json!("a")),
+                    ("pattern", json!("^[a-z]+$")),
                 ]),
                 "integer" | "number" => keys.extend([
                     ("minimum", json!(0)),
