@@ -24,8 +24,8 @@
 //!   any applies: where none does, the schema is handed back as it is;
 //! - under strict ([`strict_look`]), no schema comes back unchanged, but most tool schemas are changed only by
 //!   closing their objects: the look takes strict's conditions (the strict keep-list's keys, every node typed or a
-//!   union, the few constraints it keeps or lifts), and the schema is closed as the strict keep-list, the meta step
-//!   and `llmshim_strict::CloseObjects` would leave it, with the walk's report.
+//!   union, the few constraints it keeps or lifts), and the schema is closed as the strict keep-list, the meta step,
+//!   the empty-properties step and `llmshim_strict::CloseObjects` would leave it, with the walk's report.
 //!
 //! What a look takes is built where the schema is ([`Looked::build`]): the normalizer copies the schema first only
 //! where it must keep the input (a memo entry, a caller that keeps the original).
@@ -830,9 +830,10 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         {
             return false;
         }
-        // Empty `properties` added (or, an edit, removed), default `items` added.
+        // Empty `properties` added (or, an edit, removed), default `items` added. Under strict, where the rule set
+        // adds empty `properties` to an object without them, closing adds the same member at the same place.
         let properties_kept = match rules.empty_properties {
-            EmptyProperties::Add => ty != "object" || node.properties.is_some(),
+            EmptyProperties::Add => ty != "object" || node.properties.is_some() || STRICT,
             EmptyProperties::Remove => {
                 node.properties.is_none_or(|p| !p.is_empty()) || (!STRICT && self.note_edit())
             }
@@ -860,8 +861,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
 }
 
 /// Strict's shapes: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
-/// that has `properties`, `required` naming only its properties (`close_object` refuses others, and so does the walk),
-/// `items` exactly on an array, each keyword of one type only on that type, a `format` only on a string.
+/// (one without `properties` is closed as empty, with nothing required), `required` naming only its properties
+/// (`close_object` refuses others, and so does the walk), `items` exactly on an array, each keyword of one type only
+/// on that type, a `format` only on a string.
 fn strict_fits(node: &Node<'_>, ty: &str) -> bool {
     let object = ty == "object";
     node.any_of.is_none()
@@ -872,7 +874,7 @@ fn strict_fits(node: &Node<'_>, ty: &str) -> bool {
             })
         })
         && (node.enum_values.is_none() || ty == "string")
-        && (object == node.properties.is_some())
+        && (node.properties.is_none() || object)
         && (object || (node.required.is_none() && !node.typed[0]))
         && ((ty == "array") == node.items.is_some())
         && GROUPS
@@ -1720,6 +1722,19 @@ pub(super) mod tests {
         assert_eq!(built["required"], json!(["a", "b", "c"]));
         assert_eq!(built["additionalProperties"], json!(false));
         assert_eq!(closes(&chat, &simple), Ok(true));
+        // An object without `properties` is closed as empty (the walk's empty-properties step adds them first), and a
+        // pattern the strict keep-list keeps stays.
+        let open = json!({"type": "object", "properties": {"a": {"type": "object", "description": "any"},
+                          "b": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["a", "b"]});
+        let Some((built, _)) = strict_closed(&chat, &open) else {
+            panic!("the strict look refuses {open}");
+        };
+        assert_eq!(
+            built["properties"]["a"],
+            json!({"type": "object", "description": "any", "properties": {}, "required": [], "additionalProperties": false})
+        );
+        assert_eq!(built["properties"]["b"]["pattern"], json!("^[a-z]+$"));
+        assert_eq!(closes(&chat, &open), Ok(true));
         let nested = (0..12).fold(
             json!({"type": "string"}),
             |inner, _| json!({"type": "object", "properties": {"n": inner}, "required": ["n"]}),
