@@ -14,6 +14,9 @@ pub(crate) struct Entry<K> {
     /// The input's encoding (`fingerprint::encode`), compared with the looked-up input's on every hash match:
     /// equal encodings are identical values.
     pub(crate) input: Box<[u64]>,
+    /// The word the memo's fingerprint walk folded the input into, which does not depend on the key: the hash of
+    /// the same input under another key is that key's hash followed by this word.
+    pub(crate) folded: u64,
     /// The output, which a hit's patch copies the parts of that the input does not have.
     pub(crate) output: Value,
     /// The report, returned as stored.

@@ -34,6 +34,8 @@ use std::hash::Hasher;
 pub struct Fingerprint {
     hash: u64,
     bytes: usize,
+    /// The word the walk folded the value into, before it was fed to the hasher.
+    folded: u64,
 }
 
 impl Fingerprint {
@@ -61,31 +63,46 @@ impl Fingerprint {
         Some(Fingerprint {
             hash: hasher.finish(),
             bytes,
+            folded: mix.0,
         })
     }
 
-    /// [`Fingerprint::new`] that also leaves in `words` (cleared first) every word the walk folded: the value's
-    /// [`encoding`](encode), which the memo compares with an entry's instead of walking the stored input.
-    /// `words` keeps its capacity, so a caller that reuses it allocates only when a value outgrows it.
+    /// The memo's fingerprint: like [`Fingerprint::new`], but the walk starts from `start` (a word the memo derives
+    /// from its seed alone) instead of from `hasher`'s state, so the folded word of a value is the same whatever key
+    /// `hasher` was fed; the folded word is then fed to `hasher`, whose finish is the hash. The memo keeps the folded
+    /// word with an entry, so a lookup of the same value under another key needs no walk ([`Memo::lookup_as`]).
+    /// Also leaves in `words` (cleared first) every word the walk folded: the value's [`encoding`](encode), which the
+    /// memo compares with an entry's instead of walking the stored input. `words` keeps its capacity, so a caller
+    /// that reuses it allocates only when a value outgrows it.
+    ///
+    /// [`Memo::lookup_as`]: crate::Memo::lookup_as
     pub(crate) fn recorded<H: Hasher>(
         value: &Value,
+        start: u64,
         mut hasher: H,
         words: &mut Vec<u64>,
     ) -> Option<Fingerprint> {
         words.clear();
         let mut record = Record {
-            mix: Mix(hasher.finish()),
+            mix: Mix(start),
             held: [0; HELD_WORDS],
             count: 0,
             words,
         };
         let bytes = walk(value, &mut record)?;
         record.spill();
-        hasher.write_u64(record.mix.0);
+        let folded = record.mix.0;
+        hasher.write_u64(folded);
         Some(Fingerprint {
             hash: hasher.finish(),
             bytes,
+            folded,
         })
+    }
+
+    /// The word the walk folded the value into (what [`Fingerprint::recorded`] feeds the hasher after the key).
+    pub(crate) const fn folded(&self) -> u64 {
+        self.folded
     }
 
     /// The 64-bit hash.

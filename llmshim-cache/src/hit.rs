@@ -72,6 +72,11 @@ impl<K> Hit<K> {
     pub(crate) fn new(entry: Arc<Entry<K>>) -> Self {
         Hit { entry }
     }
+
+    /// The stored entry.
+    pub(crate) fn entry(&self) -> &Entry<K> {
+        &self.entry
+    }
 }
 
 impl<K> fmt::Debug for Hit<K> {

@@ -14,7 +14,7 @@ use llmshim_core::Normalization;
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::mem;
 use std::sync::{Arc, OnceLock};
 
@@ -153,9 +153,11 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
 
     /// [`Memo::lookup`] with `words` to hold the input's encoding.
     fn find(&self, key: &K, input: &Value, words: &mut Vec<u64>) -> Lookup<K> {
+        // The walk starts from the seed alone, so the folded word an entry keeps serves every key.
+        let start = self.hasher.build_hasher().finish();
         let mut hasher = self.hasher.build_hasher();
         key.hash(&mut hasher);
-        let Some(fingerprint) = Fingerprint::recorded(input, hasher, words) else {
+        let Some(fingerprint) = Fingerprint::recorded(input, start, hasher, words) else {
             return Lookup::Unkeyed;
         };
         let mut guard = self.state.lock();
@@ -173,6 +175,38 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
             state.misses += 1;
             Lookup::Miss(fingerprint)
         }
+    }
+
+    /// [`Memo::lookup`] for an `input` identical to the one `same` was found or stored for (under any key of this
+    /// memo), without walking `input` again: the hash is `key`'s followed by the word `same`'s entry keeps, and an
+    /// entry with that hash is accepted only if its key equals `key` and its input's encoding equals `same`'s. When
+    /// none is, `input` is looked up as [`Memo::lookup`] looks it up (a miss hands back the fingerprint to insert
+    /// under).
+    ///
+    /// For a caller that normalizes one value under two keys, such as a strict result it then has to give up for
+    /// the plain one: the second lookup costs a hash and a comparison instead of a walk of the value. For an `input`
+    /// that is not identical to `same`'s input the result is unspecified (an entry for `same`'s input may be found),
+    /// but this never panics.
+    pub fn lookup_as(&self, key: &K, input: &Value, same: &Hit<K>) -> Lookup<K> {
+        let known = same.entry();
+        let mut hasher = self.hasher.build_hasher();
+        key.hash(&mut hasher);
+        hasher.write_u64(known.folded);
+        let hash = hasher.finish();
+        {
+            let mut guard = self.state.lock();
+            let state = &mut *guard;
+            state.clock += 1;
+            let found = state.table.hit(hash, state.clock, |entry| {
+                entry.key == *key && entry.input == known.input
+            });
+            if let Some(entry) = found {
+                state.hits += 1;
+                drop(guard);
+                return Lookup::Hit(Hit::new(entry));
+            }
+        }
+        self.lookup(key, input)
     }
 
     /// Stores `output` and `report` as the result for `key` and `input`.
@@ -238,6 +272,7 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
         let entry = Arc::new(Entry {
             key,
             input: encoded,
+            folded: fingerprint.folded(),
             output,
             report,
             patch,

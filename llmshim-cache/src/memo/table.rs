@@ -191,6 +191,7 @@ mod tests {
         Arc::new(Entry {
             key: (),
             input: Box::new([]),
+            folded: 0,
             output: Value::Null,
             report: Normalization::default(),
             patch: crate::patch::Patch::Keep,

@@ -1,7 +1,7 @@
 //! What tells entries apart: every key field and the exact input, even under a hash collision.
 
 use crate::support::{Colliding, Key, changed, served, store};
-use llmshim_cache::{Limits, Lookup, Memo};
+use llmshim_cache::{Hit, Limits, Lookup, Memo};
 use serde_json::{Value, json};
 use std::hash::{BuildHasher, RandomState};
 
@@ -257,5 +257,200 @@ fn signed_zero_results_are_never_served_for_each_other() {
             served(&memo, &"chat-strict", &negative).map(|s| s.0),
             Some(lifted("(default: -0.0)"))
         );
+    }
+}
+
+/// The output `lookup_as` serves for `input` under `key` starting from `same`, or `None` on a miss.
+fn served_as<S: BuildHasher>(
+    memo: &Memo<Key, S>,
+    key: &Key,
+    input: &Value,
+    same: &Hit<Key>,
+) -> Option<Value> {
+    match memo.lookup_as(key, input, same) {
+        Lookup::Hit(hit) => {
+            let mut value = input.clone();
+            hit.apply(&mut value);
+            Some(value)
+        }
+        Lookup::Miss(_) | Lookup::Unkeyed => None,
+    }
+}
+
+/// A hit for `input` under `key`, which must be stored.
+fn hit_of<S: BuildHasher>(memo: &Memo<Key, S>, key: &Key, input: &Value) -> Hit<Key> {
+    match memo.lookup(key, input) {
+        Lookup::Hit(hit) => hit,
+        other => panic!("expected a hit for {input}, got {other:?}"),
+    }
+}
+
+fn same_input_under_a_second_key<S: BuildHasher>(memo: &Memo<Key, S>) {
+    let strict = Key {
+        strict: true,
+        ..Key::of("anthropic")
+    };
+    let plain = Key::of("anthropic");
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let other = json!({"type": "object", "properties": {"b": {"type": "string"}}});
+    store(
+        memo,
+        strict.clone(),
+        &input,
+        &json!({"from": "strict"}),
+        changed(true),
+    );
+    store(
+        memo,
+        plain.clone(),
+        &other,
+        &json!({"from": "other"}),
+        changed(true),
+    );
+    let same = hit_of(memo, &strict, &input);
+    // Nothing stored for the input under the plain key: a miss (not the other input's entry, not the strict one),
+    // whose fingerprint stores the entry a plain lookup then finds.
+    let Lookup::Miss(fingerprint) = memo.lookup_as(&plain, &input, &same) else {
+        panic!("expected a miss under the plain key");
+    };
+    memo.insert(
+        fingerprint,
+        plain.clone(),
+        input.clone(),
+        json!({"from": "plain"}),
+        changed(true),
+    );
+    assert_eq!(
+        served(memo, &plain, &input).map(|s| s.0),
+        Some(json!({"from": "plain"}))
+    );
+    // Each key is served its own entry, the other input's entry never.
+    assert_eq!(
+        served_as(memo, &plain, &input, &same),
+        Some(json!({"from": "plain"}))
+    );
+    assert_eq!(
+        served_as(memo, &strict, &input, &same),
+        Some(json!({"from": "strict"}))
+    );
+    let other_hit = hit_of(memo, &plain, &other);
+    assert_eq!(
+        served_as(memo, &plain, &other, &other_hit),
+        Some(json!({"from": "other"}))
+    );
+    // A key with no entry for the input misses.
+    let responses = Key::of("responses");
+    assert!(matches!(
+        memo.lookup_as(&responses, &input, &same),
+        Lookup::Miss(_)
+    ));
+}
+
+#[test]
+fn the_same_input_is_found_under_a_second_key_from_the_first_hit() {
+    let memo = Memo::new(Limits::default());
+    same_input_under_a_second_key(&memo);
+    let stats = memo.stats();
+    // Two stores (each after a miss), the miss under the plain key and the one under `responses`.
+    assert_eq!((stats.misses, stats.inserts), (4, 3));
+}
+
+#[test]
+fn under_a_second_key_a_colliding_entry_is_served_only_for_its_own_key_and_input() {
+    // Every hash is equal, so the table holds one entry at a time, each replacing the one before.
+    let memo = Memo::with_hasher(Limits::default(), Colliding);
+    let strict = Key {
+        strict: true,
+        ..Key::of("chat")
+    };
+    let plain = Key::of("chat");
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let other = json!({"type": "object", "properties": {"b": {"type": "string"}}});
+    store(
+        &memo,
+        strict.clone(),
+        &input,
+        &json!({"from": "strict"}),
+        changed(true),
+    );
+    let same = hit_of(&memo, &strict, &input);
+    // The held entry is the input's under the strict key: the plain key misses.
+    assert!(matches!(
+        memo.lookup_as(&plain, &input, &same),
+        Lookup::Miss(_)
+    ));
+    // The other input's plain entry replaces it: same key, same hash, another input, so still a miss.
+    store(
+        &memo,
+        plain.clone(),
+        &other,
+        &json!({"from": "other"}),
+        changed(true),
+    );
+    assert!(matches!(
+        memo.lookup_as(&plain, &input, &same),
+        Lookup::Miss(_)
+    ));
+    // The input's own plain entry is served, and the strict key, whose entry it replaced, misses.
+    store(
+        &memo,
+        plain.clone(),
+        &input,
+        &json!({"from": "plain"}),
+        changed(true),
+    );
+    assert_eq!(
+        served_as(&memo, &plain, &input, &same),
+        Some(json!({"from": "plain"}))
+    );
+    assert_eq!(served_as(&memo, &strict, &input, &same), None);
+}
+
+#[test]
+fn a_hit_of_another_memo_or_input_never_panics_and_another_memo_serves_its_own() {
+    let plain = Key::of("chat");
+    let strict = Key {
+        strict: true,
+        ..Key::of("chat")
+    };
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let other = json!({"type": "array", "items": {"type": "number"}});
+    let first = Memo::new(Limits::default());
+    let second = Memo::new(Limits::default());
+    store(
+        &first,
+        strict.clone(),
+        &input,
+        &json!({"from": "first"}),
+        changed(true),
+    );
+    store(
+        &second,
+        plain.clone(),
+        &input,
+        &json!({"from": "second"}),
+        changed(true),
+    );
+    store(
+        &second,
+        plain.clone(),
+        &other,
+        &json!({"from": "other"}),
+        changed(true),
+    );
+    let from_first = hit_of(&first, &strict, &input);
+    // The hit of another memo (another seed) still leads to the entry of an identical input.
+    assert_eq!(
+        served_as(&second, &plain, &input, &from_first),
+        Some(json!({"from": "second"}))
+    );
+    // A hit for another input breaks the contract; the answer is unspecified, but nothing panics.
+    let from_other = hit_of(&second, &plain, &other);
+    for input in [&input, &other, &Value::Null, &json!({})] {
+        if let Lookup::Hit(hit) = second.lookup_as(&plain, input, &from_other) {
+            let mut value = input.clone();
+            hit.apply(&mut value);
+        }
+        drop(first.lookup_as(&strict, input, &from_other));
     }
 }

@@ -103,7 +103,20 @@ impl Normalizer {
 
     /// Normalizes `schema` in place for `options.target`; never fails.
     pub fn normalize_with(&self, options: &Options, schema: &mut Value) -> Normalization {
-        match self.normalize_in(options, schema, false) {
+        self.normalize_same(options, schema, None)
+    }
+
+    /// [`Normalizer::normalize_with`] for a `schema` identical to the input `same` was found or stored for under
+    /// other options (the Anthropic request budget normalizing a demoted tool without strict): the memo is asked
+    /// for the entry of that input under these options without fingerprinting `schema` again
+    /// ([`Memo::lookup_as`]), and looked up as usual when it has none.
+    pub(crate) fn normalize_same(
+        &self,
+        options: &Options,
+        schema: &mut Value,
+        same: Option<&Hit<Options>>,
+    ) -> Normalization {
+        match self.normalize_in(options, schema, false, same) {
             Outcome::Done(report, ..) => report,
             // Without `keep` a hit is applied and a verdict built before they come back; these arms are never taken.
             Outcome::Hit(hit) => {
@@ -124,7 +137,7 @@ impl Normalizer {
     /// where the memo keeps it or the look before the walk left the schema as it is (`None` only for an input nested
     /// deeper than the walker goes: it falls back, so it is never normalized again).
     pub(crate) fn normalize_keeping(&self, options: &Options, schema: &mut Value) -> Kept {
-        match self.normalize_in(options, schema, true) {
+        match self.normalize_in(options, schema, true, None) {
             Outcome::Done(report, original, stored) => Kept::Done(report, original, stored),
             Outcome::Hit(hit) => Kept::Deferred(hit),
             Outcome::Closable(found) => Kept::Closable(found),
@@ -132,8 +145,15 @@ impl Normalizer {
     }
 
     /// The one normalization path; with `keep`, a hit comes back unapplied and any other path hands back the input as
-    /// it was, as [`Normalizer::normalize_keeping`] says.
-    fn normalize_in(&self, options: &Options, schema: &mut Value, keep: bool) -> Outcome {
+    /// it was, as [`Normalizer::normalize_keeping`] says; with `same`, the memo lookup starts from its entry, as
+    /// [`Normalizer::normalize_same`] says.
+    fn normalize_in(
+        &self,
+        options: &Options,
+        schema: &mut Value,
+        keep: bool,
+        same: Option<&Hit<Options>>,
+    ) -> Outcome {
         // The copy that an original needs when no memo entry can stand in for it.
         let copy = |schema: &Value| {
             (keep && json::depth_within(schema, HARD_MAX_DEPTH).is_some()).then(|| schema.clone())
@@ -198,7 +218,11 @@ impl Normalizer {
         let Some(memo) = memo else {
             return unkeyed(schema);
         };
-        match memo.lookup(&effective, schema) {
+        let looked = match same {
+            Some(same) => memo.lookup_as(&effective, schema, same),
+            None => memo.lookup(&effective, schema),
+        };
+        match looked {
             Lookup::Hit(hit) if keep => Outcome::Hit(hit),
             Lookup::Hit(hit) => {
                 hit.apply(schema);

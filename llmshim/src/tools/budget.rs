@@ -84,16 +84,20 @@ impl Normalizer {
                     // Nothing reads the input after this: it is moved, not copied. Under a deferred hit or a strict
                     // look's verdict the schema is still the input, and the hit is dropped unapplied, the output
                     // never built.
-                    p.hit = None;
+                    // The strict entry's input is the one normalized again (the deferred schema, or the original
+                    // kept beside the entry a miss stored), so the plain entry is found from it without a second
+                    // fingerprint walk.
+                    let strict_hit = p.hit.take();
                     let unbuilt = p.closable.take().is_some();
                     let input = if std::mem::take(&mut p.deferred) || unbuilt {
                         p.schema.take()
                     } else {
                         p.original.take()
                     };
+                    let same = strict_hit.as_ref().filter(|_| input.is_some());
                     let mut schema = input.unwrap_or(Value::Null);
                     let mut report =
-                        self.normalize_with(&options.clone().with_strict(false), &mut schema);
+                        self.normalize_same(&options.clone().with_strict(false), &mut schema, same);
                     if !report.bypassed
                         && schema.get("type").and_then(Value::as_str) != Some("object")
                     {
