@@ -373,6 +373,10 @@ pub struct Rewalk {
     /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) whose values the merge
     /// replaces, so the intermediate root does not walk them (their walked value would be thrown away).
     pub skip_children: u32,
+    /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) that the node the root is
+    /// merged into holds already and whose value the root's own would replace (a one-entry `allOf`'s entry wins over
+    /// its node), so a pass that would leave such a keyword to the merged node finishes it at the root instead.
+    pub held: u32,
     /// The pointer the subtree is located at; the current node's when `None`.
     pub pointer: Option<String>,
     /// The subtree stands on its own (a kept definition): unless `intermediate`, its root is not an intermediate
@@ -389,6 +393,7 @@ impl Rewalk {
             strict: None,
             intermediate: false,
             skip_children: 0,
+            held: 0,
             pointer: None,
             detached: false,
         }
@@ -434,6 +439,18 @@ impl Rewalk {
         self
     }
 
+    /// Marks the child keywords under `keys` as held by the node the intermediate root is merged into (see
+    /// [`Rewalk::held`]); names that are not child keywords are ignored.
+    #[must_use]
+    pub fn with_held<'k>(mut self, keys: impl IntoIterator<Item = &'k str>) -> Self {
+        for key in keys {
+            if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
+                self.held |= 1 << place;
+            }
+        }
+        self
+    }
+
     /// Walks the subtree as one that stands on its own (see [`Rewalk::detached`]).
     #[must_use]
     pub fn with_detached(mut self, detached: bool) -> Self {
@@ -459,6 +476,8 @@ struct Shared {
     /// The depth of the intermediate root being walked, if any, with the child keywords it leaves unwalked (see
     /// [`Rewalk::intermediate`]).
     intermediate: Option<(usize, u32)>,
+    /// The child keywords the node the intermediate root is merged into holds (see [`Rewalk::held`]).
+    held: u32,
     /// Kept definitions in the order the walk first needed them.
     defs: Vec<Definition>,
     /// A failure climbing to the nearest part it may remove (see [`NodeCtx::climb`]).
@@ -1011,8 +1030,10 @@ impl NodeCtx<'_> {
             self.shared.settings.strict = strict;
         }
         let saved_intermediate = self.shared.intermediate;
+        let saved_held = self.shared.held;
         if how.intermediate {
             self.shared.intermediate = Some((self.depth + 1, how.skip_children));
+            self.shared.held = how.held;
         } else if how.detached {
             self.shared.intermediate = None;
         } else if let Some((_, skip)) = self.shared.intermediate.filter(|(d, _)| *d == self.depth) {
@@ -1035,6 +1056,7 @@ impl NodeCtx<'_> {
         }
         self.shared.settings.strict = saved;
         self.shared.intermediate = saved_intermediate;
+        self.shared.held = saved_held;
         result
     }
 
@@ -1044,6 +1066,16 @@ impl NodeCtx<'_> {
         self.shared
             .intermediate
             .is_some_and(|(d, _)| d == self.depth)
+    }
+
+    /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose child keyword `key` the node it is
+    /// merged into holds already (see [`Rewalk::held`]).
+    pub fn intermediate_holds(&self, key: &str) -> bool {
+        self.intermediate()
+            && Keyword::WALK_ORDER
+                .iter()
+                .position(|k| k.as_str() == key)
+                .is_some_and(|place| self.shared.held & (1 << place) != 0)
     }
 
     /// The child keywords this intermediate root leaves unwalked (a bit per place in [`Keyword::WALK_ORDER`]).
@@ -1155,6 +1187,7 @@ pub fn walk_detailed(
         changes: Vec::new(),
         pointer: String::with_capacity(POINTER_CAPACITY),
         intermediate: None,
+        held: 0,
         defs: Vec::new(),
         climb: None,
         stub_site: None,

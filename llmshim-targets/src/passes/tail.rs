@@ -51,12 +51,20 @@ impl Pass for GoogleTail<'_> {
         if self.rules.collapse_nullable_any_of {
             late |= collapse(map, cx) || drop_null_branches(map, cx);
         }
+        // An intermediate root (a `$ref` target, a one-entry `allOf`'s entry) is merged with other keys before its node
+        // is finished, and those keys may give the node its type (a sibling's `properties`): merged here, a branch's
+        // type (a `(type: any)` string, an array inferred from `items`) would win, and the `properties` the merge
+        // brings would go as inapplicable to it. The union merges into the merged node instead, as isolation waits,
+        // unless that node holds a union of the same keyword, which the root's would replace (`Rewalk::held`).
         if self.rules.merge_combinators {
             let conditional = self
                 .rules
                 .keep_set(cx.settings().keywords)
                 .map_or(&[][..], |k| k.conditional);
             for combinator in ["allOf", "anyOf", "oneOf"] {
+                if cx.intermediate() && !cx.intermediate_holds(combinator) {
+                    continue;
+                }
                 late |= match merge(map, combinator, conditional, cx) {
                     Ok(merged) => merged,
                     // A union the target cannot merge keeps one branch it can take; when none qualifies, the failure
@@ -269,6 +277,15 @@ fn merge(
         return Ok(false);
     };
     lift_unshared(&mut branches, combinator, conditional, cx);
+    // A branch `walk.narrow-any` made a string before its node's type was known (the union of a `$ref` target typed by
+    // the referencing node's siblings) admitted any value: it takes the node's type, as it would have where that
+    // type was known when the branch was walked.
+    let mut retyped = 0;
+    if let Some(ty) = map.get("type").and_then(Value::as_str) {
+        for branch in &mut branches {
+            retyped += usize::from(retype_any(branch, ty));
+        }
+    }
     let unsupported = |cx: &NodeCtx<'_>, why: &str| {
         cx.fail(
             FallbackKind::TargetUnsupported,
@@ -417,6 +434,7 @@ fn merge(
     if let Some(text) = joined {
         json::set(map, "description", Value::String(text));
     }
+    cx.retract_narrowings("walk.narrow-any", combinator, retyped);
     cx.record(
         "cca.merge-combinator",
         ChangeKind::Rewritten,
@@ -623,8 +641,9 @@ fn applies(key: &str, ty: &str) -> bool {
 /// was known (the union of a `$ref` target whose type the referencing node's sibling `properties` give, or the
 /// branch of an untyped union that `google.collapse-nullable` then marked `nullable`) admitted any value: it takes
 /// the node's type `ty`, as it does where that type is known when the branch is walked, and the fragment and the
-/// `nullable` mark go (a value of the node is not null). Otherwise it would admit nothing there, and isolation would
-/// remove it with what its description holds.
+/// `nullable` mark go (a value of the node is not null). Otherwise it would admit nothing there: isolation would
+/// remove it with what its description holds, and the Code Assist merge would keep its `(type: any)` fragment on a
+/// node of another type.
 ///
 /// Returns whether it retyped the branch: the branch then admits every value of its node again, so the narrowing
 /// `walk.narrow-any` recorded for it no longer holds.

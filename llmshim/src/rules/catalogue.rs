@@ -649,7 +649,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "cca.merge-combinator",
         kinds: &[Rewritten],
         step: "W28",
-        what: "Merges the branches of each remaining `allOf`, `anyOf` and `oneOf` of one string type into the node (properties united, the node's own among them and winning on a shared name, `enum` united across `anyOf`/`oneOf` and intersected across `allOf`, the node's description followed by every branch's, `required` the union or intersection); other combinators fall back.",
+        what: "Merges the branches of each remaining `allOf`, `anyOf` and `oneOf` of one string type into the node (properties united, the node's own among them and winning on a shared name, `enum` united across `anyOf`/`oneOf` and intersected across `allOf`, the node's description followed by every branch's, `required` the union or intersection); other combinators fall back. The union of a `$ref` target or of a one-entry `allOf`'s entry is merged into the node that target or entry is merged into, once the siblings or the node's own keys are in place, and a branch that `walk.narrow-any` made a string before that node's type was known takes its type instead.",
         why: "Code Assist accepts no combinators at all.",
         facts: &["CCA-3"],
         file: "llmshim-targets/src/passes/tail.rs",

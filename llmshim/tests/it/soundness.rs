@@ -102,8 +102,9 @@ struct Reading {
     /// reference points at its target merged with its siblings).
     siblings_win: bool,
     /// A narrowing or a merge of union branches (`target.narrow-union`, `google.collapse-nullable`,
-    /// `cca.merge-combinator`) ran: inside a `$ref` target or a single `allOf` entry it may have merged a branch into
-    /// the target or entry before the siblings or the entry won, so a key that wins also wins over those branches.
+    /// `cca.merge-combinator`) ran: inside a `$ref` target or a single `allOf` entry the collapse of a nullable union
+    /// may have merged its live branch into the target or entry before the siblings or the entry won, so a key that
+    /// wins also wins over those branches (the Code Assist merge and its narrowing wait for the merged node).
     branches_yield: bool,
     /// `walk.snake-case`: the snake-case spellings are read as the keywords they spell (always, as the walk reads them).
     snake_case: bool,
@@ -420,6 +421,9 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             cx.at_root = false;
             if let Value::Object(mut merged) = target {
                 node.remove("$ref");
+                if cx.reading.entry_wins && node.contains_key("properties") {
+                    merge_plain_entries(&mut merged);
+                }
                 strip_from_merged(&mut merged, &node, cx.reading);
                 for (key, value) in node {
                     merged.insert(key, value);
@@ -436,6 +440,88 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
         cx.unmergeable = true;
     }
     read
+}
+
+/// A `$ref` target's `allOf` of two or more plain object schemas (as read: only `type: "object"`, `properties`,
+/// `required`, `additionalProperties: false`, `title` and `description`), in a target without another `type` or an
+/// open `additionalProperties`, is merged into the target by the target's own walk (`walk.merge-all-of`), before the
+/// reference's siblings win: where a sibling gives `properties`, they replace the merged ones, names and all, and the
+/// `additionalProperties: false` of a closed entry, the merged node's now, binds every name but the siblings'. Merges
+/// the entries into `target` as the walk does (properties united, a name two participants declare with different
+/// schemas getting an `allOf` of them, `required` united, closed when a participant was), so that the siblings then
+/// win over the merged keys; any other `allOf` is left as it is.
+fn merge_plain_entries(target: &mut Map<String, Value>) {
+    let names = |value: &Value| {
+        value
+            .as_array()
+            .is_some_and(|n| n.iter().all(Value::is_string))
+    };
+    let node_conflicts = target.iter().any(|(key, value)| match key.as_str() {
+        "type" => value.as_str() != Some("object"),
+        "additionalProperties" => *value != Value::Bool(false),
+        "properties" => !value.is_object(),
+        "required" => !names(value),
+        "title" | "description" => !value.is_string(),
+        _ => false,
+    });
+    let plain = |entry: &Value| {
+        entry.as_object().is_some_and(|map| {
+            map.iter().all(|(key, value)| match key.as_str() {
+                "type" => value.as_str() == Some("object"),
+                "properties" => value.is_object(),
+                "required" => names(value),
+                "additionalProperties" => *value == Value::Bool(false),
+                "title" | "description" => value.is_string(),
+                _ => false,
+            })
+        })
+    };
+    let mergeable = matches!(target.get("allOf"), Some(Value::Array(entries))
+        if entries.len() > 1 && entries.iter().all(plain));
+    if node_conflicts || !mergeable {
+        return;
+    }
+    let Some(Value::Array(entries)) = target.remove("allOf") else {
+        return;
+    };
+    let mut properties = match target.remove("properties") {
+        Some(Value::Object(own)) => own,
+        _ => Map::new(),
+    };
+    let mut required = match target.remove("required") {
+        Some(Value::Array(own)) => own,
+        _ => Vec::new(),
+    };
+    let mut closed = target.get("additionalProperties") == Some(&Value::Bool(false));
+    for entry in entries.iter().filter_map(Value::as_object) {
+        closed |= entry.get("additionalProperties") == Some(&Value::Bool(false));
+        if let Some(Value::Object(theirs)) = entry.get("properties") {
+            for (name, schema) in theirs {
+                match properties.get_mut(name) {
+                    None => {
+                        properties.insert(name.clone(), schema.clone());
+                    }
+                    Some(own) if own == schema => {}
+                    Some(own) => *own = json!({"allOf": [own.clone(), schema]}),
+                }
+            }
+        }
+        if let Some(Value::Array(names)) = entry.get("required") {
+            for name in names {
+                if !required.contains(name) {
+                    required.push(name.clone());
+                }
+            }
+        }
+    }
+    target.insert("type".to_owned(), json!("object"));
+    target.insert("properties".to_owned(), Value::Object(properties));
+    if !required.is_empty() {
+        target.insert("required".to_owned(), Value::Array(required));
+    }
+    if closed {
+        target.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
 }
 
 /// Removes from the subschemas that the pipeline may have merged into `node` every key (but `description`) that
@@ -1369,18 +1455,6 @@ fn widenings() -> Vec<Widening> {
         },
         Widening {
             rule: "resolve.inline-ref",
-            reason: "a union inside a $ref target is narrowed to a branch with the target alone, and the $ref's \
-                     siblings then win over the keys that branch brought",
-            target: Target::CloudCodeAssist,
-            strict: false,
-            input: json!({"type": "object", "properties": {
-                "a": {"$ref": "#/$defs/U", "properties": {"n": {"type": "boolean"}}, "required": ["n"]}},
-                "$defs": {"U": {"anyOf": [
-                    {"type": "object", "properties": {"n": {"type": "number"}}}, {"type": "string"}]}}}),
-            off: |r| r.branches_yield = false,
-        },
-        Widening {
-            rule: "resolve.inline-ref",
             reason: "an allOf inside a $ref target is merged into the target (walk.merge-all-of), and the $ref's \
                      siblings then win over the keys its entries brought (here a property's type)",
             target: Target::OpenAiChat,
@@ -1390,17 +1464,6 @@ fn widenings() -> Vec<Widening> {
                 "$defs": {"E": {"allOf": [{"type": "object"},
                     {"properties": {"n": {"type": "string"}}, "required": ["n"]}]}}}),
             off: |r| r.entry_wins = false,
-        },
-        Widening {
-            rule: "walk.merge-all-of",
-            reason: "a union inside a single allOf entry is narrowed to a branch with the entry alone, and the entry \
-                     then wins over the node's keys that branch also carries",
-            target: Target::CloudCodeAssist,
-            strict: false,
-            input: json!({"type": "object", "properties": {
-                "a": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"], "allOf": [
-                    {"anyOf": [{"type": "object", "properties": {"n": {"type": "number"}}}, {"type": "string"}]}]}}}),
-            off: |r| r.branches_yield = false,
         },
         Widening {
             rule: "root.merge-alternatives",
@@ -2260,8 +2323,10 @@ fn an_all_of_entry_whose_additional_properties_bind_another_entry_property_is_no
 /// dropped `minProperties`, which binds an object, so it read `{}` as rejected where the pipeline's merge admits it.
 #[test]
 fn a_keyword_dropped_for_its_branch_type_is_not_read_under_the_node_type() {
-    let input = json!({"type": "object", "properties": {"name": {"properties": {"name": {"items": {"anyOf": [
-        {"$ref": "#/$defs/Item", "description": "see the definition"}]}}}, "required": []}}, "required": [], "$ref": "#/$defs/Tag", "$defs": {
+    // Below the root (the root itself now falls back: no branch of its union can be an object).
+    let input = json!({"type": "object", "properties": {"t": {"type": "object", "properties": {"name": {"properties": {"name": {"items": {"anyOf": [
+        {"$ref": "#/$defs/Item", "description": "see the definition"}]}}}, "required": []}}, "required": [], "$ref": "#/$defs/Tag"},
+        "b": {"not": {"type": "string"}}}, "$defs": {
         "Item": {"properties": {"name": {"anyOf": [{"$ref": "#/$defs/Item"}]}}, "required": []},
         "Tag": {"anyOf": [{"type": "string", "minProperties": 1}]}}});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
@@ -2276,7 +2341,9 @@ fn a_keyword_dropped_for_its_branch_type_is_not_read_under_the_node_type() {
 /// nothing.
 #[test]
 fn an_annotation_only_first_entry_types_its_all_of_as_narrow_any_does() {
-    let input = json!({"properties": {"name": {"allOf": [{"type": "object", "anyOf": [{"$ref": "#/$defs/Item"}]}]}},
+    // `b` is removed (`target.omit-property`), so that the output is narrowed.
+    let input = json!({"properties": {"name": {"allOf": [{"type": "object", "anyOf": [{"$ref": "#/$defs/Item"}]}]},
+        "b": {"not": {"type": "string"}}},
         "required": [], "$defs": {"Item": {"allOf": [{}, {"type": "string", "not": {"type": "string"}}]}}});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
@@ -2355,15 +2422,27 @@ fn a_reference_merged_beside_a_type_is_not_dropped_under_strict() {
 /// (`target.narrow-union`), which carries `Node`'s `properties` and `required` up through two levels of branches into
 /// `Tag`; the root's sibling `properties` and `required` then replace them (`resolve.inline-ref`, the listed
 /// widening where siblings win). The reading stripped the siblings' keys from `Tag`'s own branches only, so it still
-/// required `user_id` from a branch of a branch, which the output no longer does.
+/// required `user_id` from a branch of a branch, which the output no longer does. Since the Code Assist merge and its
+/// narrowing wait for the merged node, `Tag`'s union is narrowed beside the siblings, whose `properties` no branch
+/// agrees with, so the root falls back instead (it admits every object either way); the reading is still checked
+/// where it applies, on a reference's one-entry `allOf` entry below the root.
 #[test]
 fn sibling_keys_win_over_a_branch_merged_from_two_levels_of_unions() {
     let input = json!({"properties": {}, "required": [], "$ref": "#/$defs/Tag", "$defs": {
         "Tag": {"anyOf": [{"type": "string"}, {"type": "object", "anyOf": [{"type": "string"},
             {"$ref": "#/$defs/Node"}]}]},
         "Node": {"properties": {"user_id": {"type": "string"}}, "required": ["user_id"]}}});
-    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
-    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
+    let mut out = input.clone();
+    let report = normalizer.normalize_with(&Options::for_target(Target::CloudCodeAssist), &mut out);
+    let reason = report.fallback_reason.as_ref();
+    assert!(
+        report.used_fallback
+            && reason.is_some_and(
+                |r| r.pointer.is_empty() && r.message.contains("branches have different types")
+            ),
+        "{report:?}"
+    );
 }
 
 /// Found by the property (seed 470912831, chat): `not` refers to the whole schema, whose root the walk types `object`
@@ -2688,4 +2767,54 @@ fn a_snake_case_spelling_in_a_removed_branch_is_read_as_its_keyword() {
         matches!(&old, Verdict::Unsound(why) if why.contains(r#"{"name":""}"#)),
         "{old:?}"
     );
+}
+
+/// The Known gap left by the reading of a `$ref` sibling's `properties` over its target's `allOf` entries: where the
+/// target's own walk merges the entries (plain object schemas: `walk.merge-all-of`), the siblings then replace the
+/// merged `properties`, names and all, and a closed entry's `additionalProperties: false` binds every name but the
+/// siblings'. The reading kept the entries with their names, so a closed entry declaring `x` refused the sibling's
+/// `y`, and `{"y": ""}`, which the output admits as the pipeline's siblings-win merge does by design (the listed
+/// widening), was reported once the output was narrowed elsewhere (here `v`, typed `string` under strict).
+#[test]
+fn a_ref_sibling_replaces_the_names_of_the_entries_the_target_merges() {
+    let input = json!({"$ref": "#/$defs/T", "properties": {"y": {"type": "string"}, "v": {}},
+        "$defs": {"T": {"allOf": [
+            {"properties": {"x": {"type": "string"}}, "additionalProperties": false},
+            {"properties": {}}]}}});
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let found = verdict(&input, target, true, |_| {});
+        assert!(
+            matches!(found, Verdict::Sound { .. }),
+            "{}: {found:?}",
+            target.name()
+        );
+    }
+    // Read as the target's walk merges: one closed object whose properties are the siblings'.
+    let reading = Reading {
+        entry_wins: true,
+        siblings_win: true,
+        ..Reading::default()
+    };
+    let read = read_original(&input, &reading).expect("a readable schema");
+    assert_eq!(read["additionalProperties"], json!(false), "{read}");
+    assert_eq!(
+        read["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["y".to_owned(), "v".to_owned()]),
+        "{read}"
+    );
+    assert!(read.get("allOf").is_none(), "{read}");
+    // An `allOf` the walk cannot merge (an entry with another keyword) keeps its entries, their names declared.
+    let unmerged = json!({"$ref": "#/$defs/T", "properties": {"y": {"type": "string"}},
+        "$defs": {"T": {"allOf": [
+            {"properties": {"x": {"type": "string"}}, "additionalProperties": false, "minProperties": 1},
+            {"properties": {}}]}}});
+    let read = read_original(&unmerged, &reading).expect("a readable schema");
+    assert_eq!(read["allOf"][0]["properties"], json!({"x": true}), "{read}");
 }
