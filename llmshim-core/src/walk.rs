@@ -373,9 +373,11 @@ pub struct Rewalk {
     /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) whose values the merge
     /// replaces, so the intermediate root does not walk them (their walked value would be thrown away).
     pub skip_children: u32,
-    /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) that the node the root is
-    /// merged into holds already and whose value the root's own would replace (a one-entry `allOf`'s entry wins over
-    /// its node), so a pass that would leave such a keyword to the merged node finishes it at the root instead.
+    /// With `intermediate`: the child keywords (a bit per place in [`Keyword::WALK_ORDER`]) that a pass which would
+    /// leave them to the merged node finishes at the root instead: the node the root is merged into holds them
+    /// already, and the root's own value would replace its (a one-entry `allOf`'s entry wins over its node), or the
+    /// merge takes the root only once they are gone (an entry of a several-entry `allOf` merges only as a plain
+    /// object schema).
     pub held: u32,
     /// The pointer the subtree is located at; the current node's when `None`.
     pub pointer: Option<String>,
@@ -439,8 +441,8 @@ impl Rewalk {
         self
     }
 
-    /// Marks the child keywords under `keys` as held by the node the intermediate root is merged into (see
-    /// [`Rewalk::held`]); names that are not child keywords are ignored.
+    /// Marks the child keywords under `keys` as finished at the intermediate root rather than left to the node it is
+    /// merged into (see [`Rewalk::held`]); names that are not child keywords are ignored.
     #[must_use]
     pub fn with_held<'k>(mut self, keys: impl IntoIterator<Item = &'k str>) -> Self {
         for key in keys {
@@ -476,7 +478,7 @@ struct Shared {
     /// The depth of the intermediate root being walked, if any, with the child keywords it leaves unwalked (see
     /// [`Rewalk::intermediate`]).
     intermediate: Option<(usize, u32)>,
-    /// The child keywords the node the intermediate root is merged into holds (see [`Rewalk::held`]).
+    /// The child keywords the intermediate root finishes itself (see [`Rewalk::held`]).
     held: u32,
     /// Kept definitions in the order the walk first needed them.
     defs: Vec<Definition>,
@@ -1068,8 +1070,8 @@ impl NodeCtx<'_> {
             .is_some_and(|(d, _)| d == self.depth)
     }
 
-    /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose child keyword `key` the node it is
-    /// merged into holds already (see [`Rewalk::held`]).
+    /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose child keyword `key` is finished
+    /// at the root rather than left to the merged node (see [`Rewalk::held`]).
     pub fn intermediate_holds(&self, key: &str) -> bool {
         self.intermediate()
             && Keyword::WALK_ORDER

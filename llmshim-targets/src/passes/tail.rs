@@ -55,7 +55,8 @@ impl Pass for GoogleTail<'_> {
         // is finished, and those keys may give the node its type (a sibling's `properties`): merged here, a branch's
         // type (a `(type: any)` string, an array inferred from `items`) would win, and the `properties` the merge
         // brings would go as inapplicable to it. The union merges into the merged node instead, as isolation waits,
-        // unless that node holds a union of the same keyword, which the root's would replace (`Rewalk::held`).
+        // unless the root is to finish it (`Rewalk::held`): the node holds a union of the same keyword, which the
+        // root's would replace, or the root is an entry of an `allOf` of several, merged only as a plain object.
         if self.rules.merge_combinators {
             let conditional = self
                 .rules

@@ -425,14 +425,16 @@ impl<'a> Visit<'a> {
 
     /// The type sets a value of this node must have all at once: the nodes around it (for a union branch), its own
     /// type, its `allOf` entries' types and its unions' ([`Visit::union_types`]). Its own type is the one it gives,
-    /// or else, when no entry gives one, the one the walker infers ([`Visit::types`]): the merge of `allOf` (`W14`)
-    /// brings an entry's type into the node before the walker infers one from `properties` (`W17`).
+    /// or else, when no entry gives one, the one the walker infers ([`Visit::types`]): the merge of a one-entry
+    /// `allOf` (`W14`) brings the entry's type into the node before the walker infers one from `properties` (`W17`).
+    /// Several entries merge first only as plain objects, so there the inferred type stands beside theirs.
     fn conjunction(&self, root: &'a Value) -> Vec<Vec<String>> {
         let mut sets = self.branch_of.clone().unwrap_or_default();
         let entries = self.entry_types(root);
         let given = matches!(self.get("type"), Some(Value::String(_) | Value::Array(_)));
+        let one_entry = matches!(self.get("allOf"), Some(Value::Array(e)) if e.len() == 1);
         // A union is not merged before inference, so the walker still types a node with `properties` an object.
-        let own = if given || entries.is_empty() {
+        let own = if given || entries.is_empty() || !one_entry {
             self.types()
         } else {
             Vec::new()
@@ -3763,4 +3765,49 @@ fn code_assist_keeps_a_node_union_beside_an_entry_union_of_the_same_keyword() {
     for kept in ["maxLength", "email", "^a", "minLength"] {
         assert!(text.contains(kept), "{kept}: {out}");
     }
+}
+
+/// The entries of an `allOf` of several are merged into their node only as plain object schemas
+/// (`walk.merge-all-of`), so Code Assist merges an entry's union in the entry's walk (`Rewalk::held`). Left to the
+/// node, it kept the entry from merging: the `allOf` stayed, its entries were walked as children and the union merge
+/// at the node brought their properties up, so a part the structural check then refused (`ig`'s type array, as in
+/// `ts-node.ignoreDiagnostics` of SchemaStore's `tsconfig.json`) was at a pointer the walk had never visited, no
+/// narrowing could omit it, and the whole schema fell back.
+#[test]
+fn code_assist_merges_the_union_of_an_entry_of_several_before_the_all_of_merge() {
+    let input = json!({"type": "object", "allOf": [
+        {"properties": {"ig": {"type": "array", "items": {"type": ["string", "number"]}}}},
+        {"anyOf": [{"properties": {"f": {"type": "string"}}}, {"properties": {"g": {"type": "string"}}}]}]});
+    assert_no_loss_on_every_configuration(&input);
+    let (out, report) = normalize(&Options::for_target(Target::CloudCodeAssist), &input);
+    assert!(!report.used_fallback && report.narrowed, "{report:?}");
+    assert_eq!(
+        out,
+        json!({"type": "object", "properties": {"f": {"type": "string"}, "g": {"type": "string"}},
+            "description": "(omitted ig: target_unsupported)"}),
+        "{report:?}"
+    );
+}
+
+/// Found by the loss property at 10,000 cases (cca, seed 1796321085380981806), a reading of the check: the reference's
+/// sibling `properties` type the merged node `object` (`walk.infer-type`), and its target's `allOf` of two integers,
+/// which `walk.merge-all-of` does not merge (only plain objects merge), is merged by Code Assist into that node, whose
+/// type wins (`cca.merge-combinator`), so the `maximum` goes as inapplicable to an object, as it does where the same
+/// node is written in place. The node admits nothing there (an object that is an integer), but the reading took the
+/// entries' type for the node's, as a one-entry `allOf`'s merge gives it before inference, and asked for a note.
+#[test]
+fn several_all_of_entries_of_another_type_leave_the_inferred_object_in_conjunction() {
+    for text in [
+        r##"{"properties":{},"required":[],"$ref":"#/$defs/Item","$defs":{"Item":{"allOf":[{"type":"integer"},{"type":"integer","maximum":0}]}}}"##,
+        r##"{"properties":{},"required":[],"allOf":[{"type":"integer"},{"type":"integer","maximum":0}]}"##,
+    ] {
+        let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
+        assert_no_loss_on_every_configuration(&input);
+        let (out, report) = normalize(&Options::for_target(Target::CloudCodeAssist), &input);
+        assert!(!report.used_fallback, "{text}: {report:?}");
+        assert_eq!(out, json!({"type": "object"}), "{text}");
+    }
+    // With one entry, the merge gives the node the entry's type first, and the `maximum` is kept.
+    let input = json!({"properties": {"p": {"properties": {}, "allOf": [{"type": "integer", "maximum": 0}]}}});
+    assert_no_loss_on_every_configuration(&input);
 }

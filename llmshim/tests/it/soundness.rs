@@ -101,11 +101,14 @@ struct Reading {
     /// `resolve.inline-ref` or `resolve.keep-recursive-ref`: a `$ref`'s siblings replace its target's keys (a kept
     /// reference points at its target merged with its siblings).
     siblings_win: bool,
-    /// A narrowing or a merge of union branches (`target.narrow-union`, `google.collapse-nullable`,
-    /// `cca.merge-combinator`) ran: inside a `$ref` target or a single `allOf` entry the collapse of a nullable union
-    /// may have merged its live branch into the target or entry before the siblings or the entry won, so a key that
-    /// wins also wins over those branches (the Code Assist merge and its narrowing wait for the merged node).
+    /// `google.collapse-nullable` ran: inside a `$ref` target or a single `allOf` entry it may have merged a nullable
+    /// union's live branch into the target or entry before the siblings or the entry won, so a key that wins also
+    /// wins over those branches (the Code Assist merge and its narrowing wait for the merged node instead).
     branches_yield: bool,
+    /// `cca.merge-combinator` or its narrowing `target.narrow-union` ran: where a single `allOf` entry's node holds a
+    /// union of the same keyword as the entry, the entry's union is merged in the entry's walk (`Rewalk::held`), so
+    /// the entry's keys, those branches' among them, win over the node's.
+    held_unions_merge: bool,
     /// `walk.snake-case`: the snake-case spellings are read as the keywords they spell (always, as the walk reads them).
     snake_case: bool,
     /// The target infers `array` from `items` (the Gemini targets).
@@ -164,9 +167,8 @@ impl Reading {
             filter_required: has("google.filter-required"),
             branch_required_meet: has("cca.merge-combinator"),
             siblings_win: has("resolve.inline-ref") || has("resolve.keep-recursive-ref"),
-            branches_yield: has("target.narrow-union")
-                || has("google.collapse-nullable")
-                || has("cca.merge-combinator"),
+            branches_yield: has("google.collapse-nullable"),
+            held_unions_merge: has("target.narrow-union") || has("cca.merge-combinator"),
             // `walk.snake-case` runs on every node the walk visits, on every target: a spelling in a part the climb
             // removed was renamed too, though the removal took the change back with the part's others.
             snake_case: true,
@@ -526,8 +528,8 @@ fn merge_plain_entries(target: &mut Map<String, Value>) {
 
 /// Removes from the subschemas that the pipeline may have merged into `node` every key (but `description`) that
 /// `winner` carries, since `winner`'s keys replaced theirs after the merge: the `anyOf` and `oneOf` branches, one of
-/// which a narrowing or a union merge may have brought in (`reading.branches_yield`), and the `allOf` entries, which
-/// `walk.merge-all-of` merges (`reading.entry_wins`), and so on down their own branches and entries.
+/// which the collapse of a nullable union may have brought in (`reading.branches_yield`), and the `allOf` entries,
+/// which `walk.merge-all-of` merges (`reading.entry_wins`), and so on down their own branches and entries.
 fn strip_from_merged(
     node: &mut Map<String, Value>,
     winner: &Map<String, Value>,
@@ -730,9 +732,10 @@ fn relax(
         // The entry wins, and so do the keys of a union branch a narrowing may have merged into it, and those of the
         // entry's own `allOf` entries, which the walk merges into it before it merges the entry into the node.
         let mut own = map.clone();
+        let held = |combinator: &str| reading.held_unions_merge && map.contains_key(combinator);
         let merged = [
-            ("anyOf", reading.branches_yield),
-            ("oneOf", reading.branches_yield),
+            ("anyOf", reading.branches_yield || held("anyOf")),
+            ("oneOf", reading.branches_yield || held("oneOf")),
             ("allOf", true),
         ];
         for (combinator, _) in merged.iter().filter(|(_, merged)| *merged) {
@@ -2817,4 +2820,31 @@ fn a_ref_sibling_replaces_the_names_of_the_entries_the_target_merges() {
             {"properties": {}}]}}});
     let read = read_original(&unmerged, &reading).expect("a readable schema");
     assert_eq!(read["allOf"][0]["properties"], json!({"x": true}), "{read}");
+}
+
+/// Found by the property at 10,000 cases (cca, seed 6220301), a reading of the check: since the Code Assist merge
+/// waits for the node a one-entry `allOf`'s entry is merged into, the entry's union is merged there, where the node's
+/// `object` wins over the branches' `string` (`cca.merge-combinator`, the listed widening), and the output admits
+/// every object. The reading still let the branches' keys, `type` among them, win over the node's as if the union had
+/// been merged into the entry first, so it read the node as the union of strings and reported `{"name": {}}`. Only
+/// where the node holds a union of the same keyword is the entry's merged first (`Rewalk::held`).
+#[test]
+fn a_one_entry_all_of_union_merged_into_its_node_lets_the_node_type_win() {
+    let input = json!({"properties": {"name": {"type": "object", "allOf": [{"anyOf": [{"type": "string"},
+        {"allOf": [{"type": "string"}, {"nullable": false}]}]}]}}, "required": []});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let reading = Reading {
+        entry_wins: true,
+        node_wins: true,
+        held_unions_merge: true,
+        ..Reading::default()
+    };
+    let read = read_original(&input, &reading).expect("a readable schema");
+    assert_eq!(read["properties"]["name"]["type"], json!("object"), "{read}");
+    // With a union of its own beside the entry's, the entry's branches win over the node's keys.
+    let held = json!({"properties": {"name": {"type": "object", "anyOf": [{"type": "string"}],
+        "allOf": [{"anyOf": [{"type": "string"}]}]}}, "required": []});
+    let read = read_original(&held, &reading).expect("a readable schema");
+    assert!(read["properties"]["name"].get("type").is_none(), "{read}");
 }

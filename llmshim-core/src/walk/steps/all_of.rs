@@ -280,10 +280,14 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
             .iter()
             .any(|e| e.as_object().is_some_and(|m| json::has(m, "$ref")));
     for (index, entry) in walked.iter_mut().enumerate() {
-        // Each entry's keys are merged into this node, which is walked on: its root is an intermediate result.
+        // Each entry's keys are merged into this node, which is walked on: its root is an intermediate result. Only a
+        // plain object schema is merged, so a union the entry holds is finished in the entry's walk (`Rewalk::held`):
+        // left to this node it would keep the entry from merging, and the `allOf` would stay, its entries then walked
+        // as children at pointers the merged output no longer has.
         let how = Rewalk::here()
             .with_position(position)
             .with_intermediate(true)
+            .with_held(["allOf", "anyOf", "oneOf"])
             .with_pointer(format!("{base}/allOf/{index}"));
         if cx.rewalk(entry, &how).is_err() || (!behind_ref && !mergeable(entry)) {
             cx.rollback(mark);
