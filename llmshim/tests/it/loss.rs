@@ -3799,7 +3799,7 @@ fn code_assist_merges_the_union_of_an_entry_of_several_before_the_all_of_merge()
 fn several_all_of_entries_of_another_type_leave_the_inferred_object_in_conjunction() {
     for text in [
         r##"{"properties":{},"required":[],"$ref":"#/$defs/Item","$defs":{"Item":{"allOf":[{"type":"integer"},{"type":"integer","maximum":0}]}}}"##,
-        r##"{"properties":{},"required":[],"allOf":[{"type":"integer"},{"type":"integer","maximum":0}]}"##,
+        r#"{"properties":{},"required":[],"allOf":[{"type":"integer"},{"type":"integer","maximum":0}]}"#,
     ] {
         let input: Value = serde_json::from_str(text).expect("a JSON reproduction");
         assert_no_loss_on_every_configuration(&input);

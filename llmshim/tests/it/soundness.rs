@@ -2841,7 +2841,11 @@ fn a_one_entry_all_of_union_merged_into_its_node_lets_the_node_type_win() {
         ..Reading::default()
     };
     let read = read_original(&input, &reading).expect("a readable schema");
-    assert_eq!(read["properties"]["name"]["type"], json!("object"), "{read}");
+    assert_eq!(
+        read["properties"]["name"]["type"],
+        json!("object"),
+        "{read}"
+    );
     // With a union of its own beside the entry's, the entry's branches win over the node's keys.
     let held = json!({"properties": {"name": {"type": "object", "anyOf": [{"type": "string"}],
         "allOf": [{"anyOf": [{"type": "string"}]}]}}, "required": []});
