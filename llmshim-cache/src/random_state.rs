@@ -23,6 +23,7 @@ impl RandomState {
 impl BuildHasher for RandomState {
     type Hasher = MemoHasher;
 
+    #[inline]
     fn build_hasher(&self) -> MemoHasher {
         MemoHasher(self.0.build_hasher())
     }
@@ -39,34 +40,42 @@ impl fmt::Debug for MemoHasher {
 }
 
 impl hash::Hasher for MemoHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0.finish()
     }
 
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         self.0.write(bytes);
     }
 
+    #[inline]
     fn write_u8(&mut self, value: u8) {
         self.0.write_u8(value);
     }
 
+    #[inline]
     fn write_u16(&mut self, value: u16) {
         self.0.write_u16(value);
     }
 
+    #[inline]
     fn write_u32(&mut self, value: u32) {
         self.0.write_u32(value);
     }
 
+    #[inline]
     fn write_u64(&mut self, value: u64) {
         self.0.write_u64(value);
     }
 
+    #[inline]
     fn write_u128(&mut self, value: u128) {
         self.0.write_u128(value);
     }
 
+    #[inline]
     fn write_usize(&mut self, value: usize) {
         self.0.write_usize(value);
     }

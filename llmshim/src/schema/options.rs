@@ -1,5 +1,7 @@
 //! `Options`: everything that selects one normalization, and the memo key.
 
+use std::hash::{Hash, Hasher};
+
 use llmshim_core::{Budget, Keywords, Nullable, Recursion};
 
 use crate::schema::Target;
@@ -22,7 +24,7 @@ use crate::schema::Target;
 /// assert_eq!(Options::for_target(Target::OpenAiChat).keywords, Keywords::Current);
 /// assert_ne!(narrow, Options::for_target(Target::OpenAiChat));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {
     /// The wire dialect.
@@ -144,5 +146,131 @@ impl Options {
     pub fn recursion_for(&self, strict: bool) -> Recursion {
         self.recursion
             .unwrap_or_else(|| self.target.rules().rules().recursion.for_strict(strict))
+    }
+}
+
+impl Hash for Options {
+    /// Every field, as the derived hash would take it, but the small ones packed into one word: the memo hashes
+    /// the options of every lookup, and one word costs a fraction of a dozen separate writes. A variant added to
+    /// one of the enums of `llmshim-core` is hashed as itself besides.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let target: u64 = match self.target {
+            Target::OpenAiChat => 0,
+            Target::OpenAiResponses => 1,
+            Target::Anthropic => 2,
+            Target::Google => 3,
+            Target::GoogleJsonSchema => 4,
+            Target::CloudCodeAssist => 5,
+            Target::Mcp => 6,
+            Target::Custom(custom) => {
+                custom.hash(state);
+                7
+            }
+        };
+        let nullable: u64 = match self.nullable {
+            Nullable::Preserve => 0,
+            Nullable::Marker => 1,
+            Nullable::Remove => 2,
+            other => {
+                other.hash(state);
+                3
+            }
+        };
+        let keywords: u64 = match self.keywords {
+            Keywords::Current => 0,
+            Keywords::Conservative => 1,
+            other => {
+                other.hash(state);
+                2
+            }
+        };
+        let (recursion, depth): (u64, u32) = match self.recursion {
+            None => (0, 0),
+            Some(Recursion::Fallback) => (1, 0),
+            Some(Recursion::KeepRefs { optional_only }) => (2 | u64::from(optional_only) << 3, 0),
+            Some(Recursion::Unroll { depth }) => (3, depth),
+            Some(other) => {
+                other.hash(state);
+                (4, 0)
+            }
+        };
+        let flags = u64::from(self.strict)
+            | u64::from(self.rewrite_one_of) << 1
+            | u64::from(self.strip_lookarounds) << 2
+            | u64::from(self.bypass) << 3
+            | u64::from(self.diagnostics) << 4
+            | u64::from(self.structured_output) << 5;
+        // Target in bits 0-3, nullable 4-6, keywords 7-8, flags 9-14, the recursion mode 16-19, an unrolling depth
+        // 32-63.
+        let word = target
+            | nullable << 4
+            | keywords << 7
+            | flags << 9
+            | recursion << 16
+            | u64::from(depth) << 32;
+        state.write_u64(word);
+        state.write_usize(self.budget.max_depth);
+        state.write_usize(self.budget.max_nodes);
+        state.write_usize(self.budget.max_literal_bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    /// Options that differ from the chat defaults in one field each (and every recursion mode), and the defaults.
+    fn variants() -> Vec<Options> {
+        let base = Options::for_target(Target::OpenAiChat);
+        let mut out: Vec<Options> = Target::BUILTIN
+            .iter()
+            .map(|t| Options {
+                target: *t,
+                ..base.clone()
+            })
+            .collect();
+        out.extend(Nullable::ALL.iter().map(|n| base.clone().with_nullable(*n)));
+        out.extend(Keywords::ALL.iter().map(|k| base.clone().with_keywords(*k)));
+        out.extend([
+            base.clone().with_strict(true),
+            base.clone().with_rewrite_one_of(!base.rewrite_one_of),
+            base.clone().with_strip_lookarounds(!base.strip_lookarounds),
+            base.clone().with_bypass(true),
+            base.clone().with_diagnostics(true),
+            base.clone().with_structured_output(true),
+            base.clone()
+                .with_budget(Budget::default().with_max_depth(7)),
+            base.clone()
+                .with_budget(Budget::default().with_max_nodes(7)),
+            base.clone()
+                .with_budget(Budget::default().with_max_literal_bytes(7)),
+            base.clone().with_recursion(Recursion::Fallback),
+            base.clone().with_recursion(Recursion::KEEP_REFS),
+            base.clone().with_recursion(Recursion::KeepRefs {
+                optional_only: true,
+            }),
+            base.clone().with_recursion(Recursion::unroll(3)),
+            base.clone().with_recursion(Recursion::unroll(u32::MAX)),
+        ]);
+        out
+    }
+
+    #[test]
+    fn equal_options_hash_alike_and_each_field_changes_the_hash() {
+        let state = std::hash::RandomState::new();
+        let all = variants();
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(state.hash_one(a), state.hash_one(a.clone()));
+            for b in all.iter().skip(i + 1) {
+                if a != b {
+                    assert_ne!(
+                        state.hash_one(a),
+                        state.hash_one(b),
+                        "{a:?} and {b:?} hash alike"
+                    );
+                }
+            }
+        }
     }
 }
