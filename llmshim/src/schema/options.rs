@@ -154,18 +154,17 @@ impl Hash for Options {
     /// the options of every lookup, and one word costs a fraction of a dozen separate writes. A variant added to
     /// one of the enums of `llmshim-core` is hashed as itself besides.
     fn hash<H: Hasher>(&self, state: &mut H) {
+        // A built-in target by its place in the table (`Target::BUILTIN`), a custom one by its own hash.
         let target: u64 = match self.target {
-            Target::OpenAiChat => 0,
-            Target::OpenAiResponses => 1,
-            Target::Anthropic => 2,
-            Target::Google => 3,
-            Target::GoogleJsonSchema => 4,
-            Target::CloudCodeAssist => 5,
-            Target::Mcp => 6,
             Target::Custom(custom) => {
                 custom.hash(state);
-                7
+                255
             }
+            builtin => Target::BUILTIN
+                .iter()
+                .position(|t| *t == builtin)
+                .and_then(|i| u64::try_from(i).ok())
+                .map_or(254, |i| i.min(253)),
         };
         let nullable: u64 = match self.nullable {
             Nullable::Preserve => 0,
@@ -200,13 +199,13 @@ impl Hash for Options {
             | u64::from(self.bypass) << 3
             | u64::from(self.diagnostics) << 4
             | u64::from(self.structured_output) << 5;
-        // Target in bits 0-3, nullable 4-6, keywords 7-8, flags 9-14, the recursion mode 16-19, an unrolling depth
-        // 32-63.
+        // Target in bits 0-7, nullable 8-10, keywords 11-12, flags 13-18, the recursion mode 19-22, an unrolling
+        // depth 32-63.
         let word = target
-            | nullable << 4
-            | keywords << 7
-            | flags << 9
-            | recursion << 16
+            | nullable << 8
+            | keywords << 11
+            | flags << 13
+            | recursion << 19
             | u64::from(depth) << 32;
         state.write_u64(word);
         state.write_usize(self.budget.max_depth);
