@@ -292,22 +292,33 @@ pub fn close_object(
 /// ```
 pub fn wrap_nullable(schema: &mut Value) {
     let mut inner = std::mem::take(schema);
-    // Most wrapped schemas are small: their keys are scanned for a description before a removal hashes its key.
-    let description = inner
-        .as_object_mut()
-        .filter(|map| json::has(map, "description"))
-        .and_then(|map| json::remove(map, "description"));
-    // The wrapper is a copy of a prepared one whose placeholders are then filled: copying a map costs no hashing
-    // of its keys, building one hashes each.
-    let [bare, described] = wrappers();
+    // The description is taken out by a scan of the keys: `retain` rebuilds the map's index from the hashes it
+    // stores, where a removal by key hashes the key again with SipHash (most wrapped schemas have a description).
+    let mut description = None;
+    if let Value::Object(map) = &mut inner
+        && json::has(map, "description")
+    {
+        map.retain(|key, value| {
+            if json::same_key(key, "description") {
+                description = Some(std::mem::take(value));
+                false
+            } else {
+                true
+            }
+        });
+    }
+    // The wrapper is a copy of a prepared one whose placeholder is then filled, and so is its null branch: copying
+    // a map costs no hashing of its keys, building one hashes each. The branch list is built at its size directly.
+    let prepared = wrappers();
     let mut wrapper = if description.is_some() {
-        described.clone()
+        prepared.described.clone()
     } else {
-        bare.clone()
+        prepared.bare.clone()
     };
+    let branches = Value::Array(vec![inner, Value::Object(prepared.null.clone())]);
     let mut slots = wrapper.values_mut();
-    if let Some(first) = slots.next().and_then(|b| b.as_array_mut()?.first_mut()) {
-        *first = inner;
+    if let Some(first) = slots.next() {
+        *first = branches;
     }
     if let (Some(slot), Some(description)) = (slots.next(), description) {
         *slot = description;
@@ -315,20 +326,30 @@ pub fn wrap_nullable(schema: &mut Value) {
     *schema = Value::Object(wrapper);
 }
 
-/// The two wrappers [`wrap_nullable`] copies, without and with a description: `{"anyOf": [null, {"type":
-/// "null"}]}` and the same with `"description": null` after it; the first `null` stands for the wrapped schema.
-fn wrappers() -> &'static [Map<String, Value>; 2] {
-    static WRAPPERS: std::sync::OnceLock<[Map<String, Value>; 2]> = std::sync::OnceLock::new();
+/// The prepared maps [`wrap_nullable`] copies.
+struct Wrappers {
+    /// `{"anyOf": null}`, where `null` stands for the list of branches.
+    bare: Map<String, Value>,
+    /// `{"anyOf": null, "description": null}`, the second `null` standing for the description.
+    described: Map<String, Value>,
+    /// The null branch, `{"type": "null"}`.
+    null: Map<String, Value>,
+}
+
+/// The maps [`wrap_nullable`] copies, prepared once.
+fn wrappers() -> &'static Wrappers {
+    static WRAPPERS: std::sync::OnceLock<Wrappers> = std::sync::OnceLock::new();
     WRAPPERS.get_or_init(|| {
         let mut null = Map::new();
         null.insert("type".to_owned(), Value::String("null".to_owned()));
         let mut bare = Map::new();
-        bare.insert(
-            "anyOf".to_owned(),
-            Value::Array(vec![Value::Null, Value::Object(null)]),
-        );
+        bare.insert("anyOf".to_owned(), Value::Null);
         let mut described = bare.clone();
         described.insert("description".to_owned(), Value::Null);
-        [bare, described]
+        Wrappers {
+            bare,
+            described,
+            null,
+        }
     })
 }
