@@ -40,30 +40,33 @@ pub fn admits_null_with<'a>(
     schema: &'a Value,
     resolve: impl Fn(&str) -> Option<&'a Value>,
 ) -> bool {
-    let mut stack = vec![schema];
+    // The schema itself is read before the stack: most schemas are decided by their own members (a `type`, no
+    // `anyOf`, no `$ref`), and then nothing is allocated.
+    let mut stack: Vec<&Value> = Vec::new();
     let mut followed: Vec<&str> = Vec::new();
-    while let Some(node) = stack.pop() {
-        let Value::Object(map) = node else {
-            continue;
-        };
-        match json::member(map, "type") {
-            Some(Value::String(name)) if name == "null" => return true,
-            Some(Value::Array(names)) if names.iter().any(|n| n.as_str() == Some("null")) => {
-                return true;
+    let mut next = Some(schema);
+    while let Some(node) = next {
+        if let Value::Object(map) = node {
+            match json::member(map, "type") {
+                Some(Value::String(name)) if name == "null" => return true,
+                Some(Value::Array(names)) if names.iter().any(|n| n.as_str() == Some("null")) => {
+                    return true;
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        if let Some(Value::Array(branches)) = json::member(map, "anyOf") {
-            stack.extend(branches.iter().rev());
-        }
-        if let Some(Value::String(reference)) = json::member(map, "$ref")
-            && !followed.contains(&reference.as_str())
-        {
-            followed.push(reference);
-            if let Some(target) = resolve(reference) {
-                stack.push(target);
+            if let Some(Value::Array(branches)) = json::member(map, "anyOf") {
+                stack.extend(branches.iter().rev());
+            }
+            if let Some(Value::String(reference)) = json::member(map, "$ref")
+                && !followed.contains(&reference.as_str())
+            {
+                followed.push(reference);
+                if let Some(target) = resolve(reference) {
+                    stack.push(target);
+                }
             }
         }
+        next = stack.pop();
     }
     false
 }
