@@ -433,11 +433,7 @@ impl Rewalk {
     /// are not child keywords are ignored.
     #[must_use]
     pub fn with_skipped_children<'k>(mut self, keys: impl IntoIterator<Item = &'k str>) -> Self {
-        for key in keys {
-            if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
-                self.skip_children |= 1 << place;
-            }
-        }
+        self.skip_children |= walk_order_bits(keys);
         self
     }
 
@@ -445,11 +441,7 @@ impl Rewalk {
     /// merged into (see [`Rewalk::held`]); names that are not child keywords are ignored.
     #[must_use]
     pub fn with_held<'k>(mut self, keys: impl IntoIterator<Item = &'k str>) -> Self {
-        for key in keys {
-            if let Some(place) = Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key) {
-                self.held |= 1 << place;
-            }
-        }
+        self.held |= walk_order_bits(keys);
         self
     }
 
@@ -1073,11 +1065,7 @@ impl NodeCtx<'_> {
     /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose child keyword `key` is finished
     /// at the root rather than left to the merged node (see [`Rewalk::held`]).
     pub fn intermediate_holds(&self, key: &str) -> bool {
-        self.intermediate()
-            && Keyword::WALK_ORDER
-                .iter()
-                .position(|k| k.as_str() == key)
-                .is_some_and(|place| self.shared.held & (1 << place) != 0)
+        self.intermediate() && self.shared.held & walk_order_bits([key]) != 0
     }
 
     /// The child keywords this intermediate root leaves unwalked (a bit per place in [`Keyword::WALK_ORDER`]).
@@ -1566,4 +1554,12 @@ fn omit(
             .push(Change::new(climb.site, climb.rule, kind));
     }
     true
+}
+
+/// The bits of the child keywords among `keys` (a bit per place in [`Keyword::WALK_ORDER`]); names that are not
+/// child keywords add none.
+fn walk_order_bits<'k>(keys: impl IntoIterator<Item = &'k str>) -> u32 {
+    keys.into_iter()
+        .filter_map(|key| Keyword::WALK_ORDER.iter().position(|k| k.as_str() == key))
+        .fold(0, |bits, place| bits | 1 << place)
 }

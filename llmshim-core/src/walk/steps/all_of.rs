@@ -76,13 +76,10 @@ fn merge_single(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, Fallback
     // closing), so the entry's root is an intermediate result: those steps run once, on the merged keys.
     // A union the node holds too would be replaced by the entry's: the entry's walk finishes its own (see
     // `Rewalk::held`), so that both constrain the merged node.
-    let held: Vec<String> = map.keys().cloned().collect();
-    cx.rewalk(
-        &mut entry,
-        &Rewalk::here()
-            .with_intermediate(true)
-            .with_held(held.iter().map(String::as_str)),
-    )?;
+    let how = Rewalk::here()
+        .with_intermediate(true)
+        .with_held(map.keys().map(String::as_str));
+    cx.rewalk(&mut entry, &how)?;
     let Value::Object(mut entry) = entry else {
         return Err(cx.fail(
             FallbackKind::InvalidSchema,
