@@ -61,6 +61,9 @@ impl<K> fmt::Debug for Lookup<K> {
 pub struct Memo<K, S = RandomState> {
     limits: Limits,
     hasher: S,
+    /// The word every fingerprint walk starts from, derived from the seed alone (the finish of a hasher fed
+    /// nothing): worked out by the first lookup and kept, so later lookups do not build a hasher for it.
+    start: OnceLock<u64>,
     state: Mutex<State<K>>,
 }
 
@@ -97,6 +100,7 @@ impl<K, S> Memo<K, S> {
         Memo {
             limits,
             hasher,
+            start: OnceLock::new(),
             state: Mutex::new(State {
                 table: Table::new(),
                 clock: 0,
@@ -154,7 +158,9 @@ impl<K: Eq + Hash, S: BuildHasher> Memo<K, S> {
     /// [`Memo::lookup`] with `words` to hold the input's encoding.
     fn find(&self, key: &K, input: &Value, words: &mut Vec<u64>) -> Lookup<K> {
         // The walk starts from the seed alone, so the folded word an entry keeps serves every key.
-        let start = self.hasher.build_hasher().finish();
+        let start = *self
+            .start
+            .get_or_init(|| self.hasher.build_hasher().finish());
         let mut hasher = self.hasher.build_hasher();
         key.hash(&mut hasher);
         let Some(fingerprint) = Fingerprint::recorded(input, start, hasher, words) else {
