@@ -332,14 +332,17 @@ mod tests {
             ))
         );
         assert_eq!(builds(&google, &input), Ok(true));
-        // A closed object whose only change is the dialect: built where boolean schemas are kept as they are, walked
-        // where the rule set rejects them (Responses).
+        // A closed object whose only change is the dialect: built wherever the keep-list keeps `additionalProperties`,
+        // also where the rule set rejects boolean subschemas (Responses), since a boolean `additionalProperties` is a
+        // flag of its object there, not a subschema.
         let closed = json!({
             "$schema": "http://json-schema.org/draft-07/schema#",
             "type": "object",
             "properties": {"a": {"type": "string", "additionalProperties": false}},
             "additionalProperties": false
         });
+        // Rule sets that keep it and reject boolean subschemas, which the loop must meet.
+        let mut rejecting = 0;
         for target in Target::BUILTIN {
             let options = Options::for_target(target);
             if target.rules().hooks() != Hooks::NONE {
@@ -351,12 +354,20 @@ mod tests {
                 .is_none_or(|keep| keep.keeps("additionalProperties", &json!(false)));
             let built = builds(&options, &closed);
             if kept {
-                let expected = rules.booleans == Booleans::Keep;
-                assert_eq!(built, Ok(expected), "{}", target.name());
+                assert_eq!(built, Ok(true), "{}", target.name());
+                rejecting += usize::from(rules.booleans == Booleans::Reject);
             } else {
                 assert!(built.is_ok(), "{built:?}");
             }
+            // A boolean schema anywhere else goes to the walk, which rejects it where the rule set says so.
+            let property =
+                json!({"type": "object", "properties": {"a": true}, "additionalProperties": false});
+            assert_eq!(builds(&options, &property), Ok(false), "{}", target.name());
         }
+        assert!(
+            rejecting > 0,
+            "no rule set without hooks rejects boolean subschemas"
+        );
         // On a target with an `enter` hook, the edits on nodes the hook leaves alone, and not on a node it acts on.
         let hooked = Target::BUILTIN
             .into_iter()
@@ -366,6 +377,9 @@ mod tests {
         let defaulted = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
                                "properties": {"a": {"type": "string", "enum": ["x", "y"], "default": "x"}}});
         assert_eq!(builds(&hooked, &defaulted), Ok(true));
+        // Gemini's JSON Schema dialect keeps a boolean `additionalProperties` though it rejects boolean subschemas.
+        assert_eq!(hooked.target.rules().rules().booleans, Booleans::Reject);
+        assert_eq!(builds(&hooked, &closed), Ok(true));
         for input in [
             json!({"type": "object", "properties": {"a": {"type": "integer", "format": "int64", "default": 1}}}),
             json!({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", null], "default": "x"}}}),

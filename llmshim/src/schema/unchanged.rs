@@ -36,7 +36,7 @@ use llmshim_core::keep::KeepSet;
 use llmshim_core::keyword::TYPE_NAMES;
 use llmshim_core::null::admits_null;
 use llmshim_core::pattern_subset::PatternSubset;
-use llmshim_core::rules::{Booleans, DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
+use llmshim_core::rules::{DefaultItems, EmptyProperties, OpenAiLimits, Root, SchemaUri};
 use llmshim_core::walk::Hooks;
 use llmshim_core::{Normalization, Nullable, RuleSet, TargetRules, json, lift};
 use llmshim_resolve::Draft;
@@ -727,8 +727,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             }
             return Some(bytes);
         }
-        // A boolean `additionalProperties` the rule set keeps, where it keeps boolean schemas as they are.
-        if boolean && self.rules.booleans == Booleans::Keep {
+        // A boolean `additionalProperties` the rule set keeps stays as it is, whether or not the rule set rejects
+        // boolean subschemas: the walk reads it as a flag of its object, not as a subschema it enters.
+        if boolean {
             return self.boolean_schema(node, depth);
         }
         if key == "pattern" && !self.pattern_stays(value) {
