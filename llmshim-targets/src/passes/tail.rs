@@ -83,8 +83,14 @@ impl Pass for GoogleTail<'_> {
         }
         // An intermediate root (a `$ref` target, an `allOf` entry) is merged with other keys before its node is
         // finished: its `required` may name properties the merge brings in, so the filter waits for the merged node.
-        if self.rules.filter_required && !cx.intermediate() {
-            filter_required(map, cx);
+        if self.rules.filter_required && !cx.intermediate() && filter_required(map, cx) {
+            // A union branch that only required names it does not declare (`{"required": ["a"]}` beside a node whose
+            // `properties` declare `a`) is left with annotations alone: written that way, `walk.narrow-any` would
+            // have given it its node's one type, where a type is needed. It takes that type here, as it does when the
+            // union is merged after a `$ref` target's walk, so the Code Assist merge in the node's visit finds it typed.
+            if self.rules.require_type || cx.settings().strict {
+                type_emptied_branch(map, cx);
+            }
         }
         if self.rules.empty_properties == EmptyProperties::Remove
             && matches!(json::member(map, "properties"), Some(Value::Object(p)) if p.is_empty())
@@ -509,10 +515,11 @@ fn joined_description<'a>(
     )
 }
 
-/// `required` names that are not properties are removed, and an empty `required` with them.
-fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+/// `required` names that are not properties are removed, and an empty `required` with them. Returns whether
+/// `required` is gone.
+fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     let Some(Value::Array(names)) = json::member(map, "required") else {
-        return;
+        return false;
     };
     let props = json::member(map, "properties").and_then(Value::as_object);
     let declared = |n: &&Value| {
@@ -521,10 +528,11 @@ fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     };
     // The common case, every name declared, is decided without copying the list.
     if !names.is_empty() && names.iter().all(|n| declared(&n)) {
-        return;
+        return false;
     }
     let kept: Vec<Value> = names.iter().filter(declared).cloned().collect();
-    if kept.is_empty() {
+    let emptied = kept.is_empty();
+    if emptied {
         json::remove(map, "required");
     } else {
         json::set(map, "required", Value::Array(kept));
@@ -534,6 +542,25 @@ fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
         ChangeKind::Dropped,
         Some("required"),
     );
+    emptied
+}
+
+/// A union branch of a node with one type ([`Position::conjunct`](llmshim_core::walk::Position::conjunct)) that
+/// `google.filter-required` left untyped with annotations alone takes that type, which narrows nothing there
+/// (recorded as `walk.infer-type`, as `walk.narrow-any` records it for a branch written with annotations alone).
+fn type_emptied_branch(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+    let Some(conjunct) = cx.position().conjunct else {
+        return;
+    };
+    if map.contains_key("type")
+        || !map
+            .keys()
+            .all(|k| llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str()))
+    {
+        return;
+    }
+    json::set(map, "type", Value::String(conjunct.to_owned()));
+    cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
 }
 
 /// The value of `key` for a branch that holds `own` while its node holds `node`, when both can be kept as one:

@@ -198,7 +198,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.infer-type",
         kinds: &[Added],
         step: "W17",
-        what: "Adds the `type` an untyped node implies in an instance-describing position: `properties` gives object, a `const` or single-kind `enum` its kind, and on Gemini targets `items` gives array (in a union branch of a node of one other type, that type instead, for which `items` says nothing); an annotation-only `anyOf`/`oneOf` branch, where the target or strict needs a type, gets the one type of its node (the branch admits only values of that type anyway).",
+        what: "Adds the `type` an untyped node implies in an instance-describing position: `properties` gives object, a `const` or single-kind `enum` its kind, and on Gemini targets `items` gives array (in a union branch of a node of one other type, that type instead, for which `items` says nothing); an annotation-only `anyOf`/`oneOf` branch, where the target or strict needs a type, gets the one type of its node (the branch admits only values of that type anyway), as does a branch that `google.filter-required` leaves with annotations alone (`{\"required\": [\"a\"]}` beside a node whose `properties` declare `a`), when it is left.",
         why: "Strict providers and Gemini need a type on every node, and these types add no constraint.",
         facts: &["STR-3", "GEM-8"],
         file: "llmshim-core/src/walk/steps/infer.rs",

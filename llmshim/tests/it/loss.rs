@@ -3811,3 +3811,61 @@ fn several_all_of_entries_of_another_type_leave_the_inferred_object_in_conjuncti
     let input = json!({"properties": {"p": {"properties": {}, "allOf": [{"type": "integer", "maximum": 0}]}}});
     assert_no_loss_on_every_configuration(&input);
 }
+
+/// Code Assist merges a union of `required` alternatives written in place as it merges the same union behind a
+/// `$ref`. `google.filter-required` empties each branch when it is left (the branch declares none of the names it
+/// requires), and the merge of the node's union followed in the same visit: the branches were untyped, the merge
+/// failed with "the first branch has no type", and the property was omitted (at the root, as in SchemaStore's
+/// `flatpak-manifest.json`, the schema fell back). Behind a `$ref` the merge waits for the merged node, whose walk
+/// gives the emptied branches their node's type (`walk.narrow-any` on a branch of annotations alone), so the
+/// definition was kept. Now an emptied branch takes its node's type where it is left, and both forms come out alike,
+/// none of the alternatives required (the union merge keeps the names every branch requires).
+#[test]
+fn code_assist_merges_required_alternatives_in_place_as_behind_a_ref() {
+    let properties = json!({"a": {"type": "string"}, "b": {"type": "integer"}});
+    let definitions = [
+        json!({"type": "object", "properties": properties,
+            "anyOf": [{"required": ["a"]}, {"required": ["b"], "description": "the b form"}]}),
+        json!({"type": "object", "properties": properties, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}),
+        json!({"properties": properties, "anyOf": [{"required": ["a"]}, {"required": ["a", "b"]}]}),
+    ];
+    let cca = Options::for_target(Target::CloudCodeAssist);
+    for definition in definitions {
+        let forms = [
+            (
+                json!({"type": "object", "properties": {"p": definition}}),
+                json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "$defs": {"P": definition}}),
+            ),
+            (
+                definition.clone(),
+                json!({"$ref": "#/$defs/P", "$defs": {"P": definition}}),
+            ),
+        ];
+        for (in_place, behind) in forms {
+            assert_no_loss_on_every_configuration(&in_place);
+            let (out, report) = normalize(&cca, &in_place);
+            let (expected, behind_report) = normalize(&cca, &behind);
+            assert!(!behind_report.used_fallback, "{behind}: {behind_report:?}");
+            assert!(!report.used_fallback, "{in_place}: {report:?}");
+            assert_eq!(out, expected, "{in_place}: {report:?}");
+            assert_eq!(report.narrowed, behind_report.narrowed, "{in_place}");
+            let node = out["properties"].get("p").unwrap_or(&out);
+            assert_eq!(node["properties"], properties, "{in_place}: {out}");
+            assert!(
+                node.get("anyOf").is_none() && node.get("oneOf").is_none(),
+                "{out}"
+            );
+        }
+    }
+    // The first definition in place, written out: the branch's text joins the node's, and nothing is required.
+    let in_place = json!({"type": "object", "properties": {"p": {"type": "object", "properties": properties,
+        "anyOf": [{"required": ["a"]}, {"required": ["b"], "description": "the b form"}]}}});
+    let (out, report) = normalize(&cca, &in_place);
+    assert_eq!(
+        out,
+        json!({"type": "object", "properties": {"p": {"type": "object", "properties": properties,
+            "description": "the b form"}}}),
+        "{report:?}"
+    );
+    assert!(!report.narrowed, "{report:?}");
+}
