@@ -184,8 +184,9 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (product as u64) ^ ((product >> 64) as u64)
 }
 
-/// How many words [`Record`] holds before it appends them to its buffer.
-const HELD_WORDS: usize = 32;
+/// How many words [`Record`] holds before it appends them to its buffer: 1 KiB of stack, which most tool schemas
+/// encodings fit in whole, so they are appended in one piece.
+const HELD_WORDS: usize = 128;
 
 /// A sink that keeps every word, in order: held in a small array of its own (one store a word) and appended to
 /// `words` a whole array at a time, which costs less than a push for every word. The words are folded afterwards,
