@@ -8,9 +8,10 @@
 //! and none does, the schema stays as it is ([`Looked::Unchanged`]: nothing copied, walked, compared or dropped),
 //! and otherwise ([`Looked::Edited`]) it is edited as the walk leaves it:
 //! - the root's `$schema` (draft 7 or 2020-12 only) removed or set to 2020-12 as the meta step does;
-//! - a key the rule set's keep-list strips, among a boolean `additionalProperties` (dropped) and the scalar
-//!   constraints the look lifts (lifted into the description in byte-wise keyword order, as the walk's lift queue
-//!   writes them), and under the Google value rules a `format` they do not keep (lifted with them);
+//! - a key the rule set's keep-list strips, among a boolean `additionalProperties` (dropped), the scalar
+//!   constraints the look lifts and a string `pattern` (lifted into the description in byte-wise keyword order, as
+//!   the walk's lift queue writes them), and under the Google value rules a `format` they do not keep (lifted with
+//!   them);
 //! - a nullable `anyOf` of one live branch collapsed (`google.collapse-nullable`);
 //! - `required` names that are not properties filtered out, an empty `required` removed (`google.filter-required`);
 //! - an empty `properties` removed (`google.drop-empty-properties`).
@@ -230,7 +231,7 @@ mod tests {
     use super::edited;
     use crate::schema::unchanged::tests::{all_options, builds_as_walk, corpus, look_property};
     use crate::schema::unchanged::unchanged;
-    use crate::schema::{Budget, Nullable, Options, Target};
+    use crate::schema::{Budget, Keywords, Nullable, Options, Target};
     use llmshim_benches::testdata;
     use llmshim_core::Normalization;
     use llmshim_core::rules::Booleans;
@@ -380,6 +381,32 @@ mod tests {
         // Gemini's JSON Schema dialect keeps a boolean `additionalProperties` though it rejects boolean subschemas.
         assert_eq!(hooked.target.rules().rules().booleans, Booleans::Reject);
         assert_eq!(builds(&hooked, &closed), Ok(true));
+        // Its keep-list strips every `pattern`: a string one is lifted as written, with the other lifted constraints in
+        // keyword order, before the pattern rules could read it (a lookaround, a malformed one); any other goes to the
+        // walk.
+        for pattern in ["^[a-z]+$", "^(?!x)", "("] {
+            let input = json!({"type": "object", "properties": {"a": {"type": "string", "pattern": pattern,
+                               "minLength": 1, "description": "A"}}, "additionalProperties": false});
+            assert_eq!(builds(&hooked, &input), Ok(true), "{input}");
+        }
+        let number =
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": 5}}});
+        assert_eq!(builds(&hooked, &number), Ok(false));
+        // Gemini's `parameters` under the conservative profile keep no `pattern`: a backreference is lifted as written.
+        // Under the current profile the keep-list keeps a pattern and the pattern rules act on one outside Gemini's
+        // subset, so it goes to the walk.
+        let backreference =
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(a)\\1"}}});
+        let conservative = google.clone().with_keywords(Keywords::Conservative);
+        let Some((lifted, _)) = self::built(&conservative, &backreference) else {
+            panic!("the edit look refuses {backreference} under the conservative profile");
+        };
+        assert_eq!(
+            lifted["properties"]["a"]["description"],
+            json!("(pattern: (a)\\1)")
+        );
+        assert_eq!(builds(&conservative, &backreference), Ok(true));
+        assert_eq!(builds(&google, &backreference), Ok(false));
         for input in [
             json!({"type": "object", "properties": {"a": {"type": "integer", "format": "int64", "default": 1}}}),
             json!({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", null], "default": "x"}}}),

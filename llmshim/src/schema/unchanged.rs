@@ -117,7 +117,7 @@ const STRICT_KEYS: [&str; 9] = [
 
 /// The constraints (all on the lift list) [`strict_look`] accepts with a scalar value: where the strict keep-list
 /// strips one, `close` lifts it into the description as the walk does; where it keeps one, it stays. The plain look
-/// lifts the same ones where the rule set's keep-list strips them.
+/// lifts the same ones, and a `pattern`, where the rule set's keep-list strips them.
 const LIFTED: [&str; 10] = [
     "default",
     "minimum",
@@ -714,7 +714,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 // Dropped without a trace.
                 return self.boolean_schema(node, depth);
             }
-            if !LIFTED.contains(&key) || (key == "format" && value.as_str() == Some("enum")) {
+            // A `pattern` the keep-list strips is lifted before the pattern rules could read it, as written.
+            let lifted = LIFTED.contains(&key) || key == "pattern";
+            if !lifted || (key == "format" && value.as_str() == Some("enum")) {
                 return None;
             }
             // Lifted: counted as the walk charges the member, before the keep-list (the fragment is not charged),
