@@ -14,7 +14,8 @@
 //!   them);
 //! - a nullable `anyOf` of one live branch collapsed (`google.collapse-nullable`);
 //! - `required` names that are not properties filtered out, an empty `required` removed (`google.filter-required`);
-//! - an empty `properties` removed (`google.drop-empty-properties`).
+//! - an empty `properties` removed (`google.drop-empty-properties`), or appended to an object without them
+//!   (`walk.empty-properties`).
 //!
 //! Everything else refuses: a node that would need any other edit goes to the walk, and so does a node the target's
 //! own `enter` hook acts on (`TargetRules::enter_acts`). The report is the walk's without diagnostics (strict off, `changed` when an
@@ -123,6 +124,14 @@ fn edit(map: &mut Map<String, Value>, look: &Look<'_, false>) -> bool {
     }
     if let Some(policy) = look.collapse {
         changed |= collapse(map, policy == Nullable::Marker);
+    }
+    // W26's part of the rule set, as its `leave` step does it: an object without `properties` gains empty ones, last.
+    if rules.empty_properties == EmptyProperties::Add
+        && json::member(map, "type").and_then(Value::as_str) == Some("object")
+        && !json::has(map, "properties")
+    {
+        map.insert("properties".to_owned(), Value::Object(Map::new()));
+        changed = true;
     }
     if rules.filter_required {
         changed |= filter_required(map);
@@ -234,7 +243,7 @@ mod tests {
     use crate::schema::{Budget, Keywords, Nullable, Options, Target};
     use llmshim_benches::testdata;
     use llmshim_core::Normalization;
-    use llmshim_core::rules::Booleans;
+    use llmshim_core::rules::{Booleans, EmptyProperties};
     use llmshim_core::walk::Hooks;
 
     /// The unchanged look's options, and every target under the nullability policy that leaves unions alone.
@@ -368,6 +377,29 @@ mod tests {
         assert!(
             rejecting > 0,
             "no rule set without hooks rejects boolean subschemas"
+        );
+        // Objects without `properties`, where the rule set appends empty ones after the lifted constraints; one whose
+        // `additionalProperties` is a schema still goes to the walk.
+        let open = json!({"type": "object", "properties": {
+            "a": {"type": "object", "description": "Any", "minLength": 2},
+            "b": {"type": "object", "required": ["x"], "additionalProperties": false}}});
+        let schema = json!({"type": "object", "properties": {"a": {"type": "object", "additionalProperties": {}}}});
+        let mut adding = 0;
+        for target in Target::BUILTIN {
+            let options = Options::for_target(target);
+            let rules = target.rules().rules();
+            if target.rules().hooks() != Hooks::NONE
+                || rules.empty_properties != EmptyProperties::Add
+            {
+                continue;
+            }
+            adding += 1;
+            assert_eq!(builds(&options, &open), Ok(true), "{}", target.name());
+            assert_eq!(builds(&options, &schema), Ok(false), "{}", target.name());
+        }
+        assert!(
+            adding > 0,
+            "no rule set without hooks adds empty properties"
         );
         // On a target with an `enter` hook, the edits on nodes the hook leaves alone, and not on a node it acts on.
         let hooked = Target::BUILTIN

@@ -833,10 +833,12 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         {
             return false;
         }
-        // Empty `properties` added (or, an edit, removed), default `items` added. Under strict, where the rule set
+        // Empty `properties` added or removed (both edits), default `items` added. Under strict, where the rule set
         // adds empty `properties` to an object without them, closing adds the same member at the same place.
         let properties_kept = match rules.empty_properties {
-            EmptyProperties::Add => ty != "object" || node.properties.is_some() || STRICT,
+            EmptyProperties::Add => {
+                ty != "object" || node.properties.is_some() || STRICT || self.note_edit()
+            }
             EmptyProperties::Remove => {
                 node.properties.is_none_or(|p| !p.is_empty()) || (!STRICT && self.note_edit())
             }
