@@ -239,7 +239,7 @@ mod tests {
 
     use super::edited;
     use crate::schema::unchanged::tests::{all_options, builds_as_walk, corpus, look_property};
-    use crate::schema::unchanged::unchanged;
+    use crate::schema::unchanged::{strict_closed, unchanged};
     use crate::schema::{Budget, Keywords, Nullable, Options, Target};
     use llmshim_benches::testdata;
     use llmshim_core::Normalization;
@@ -262,6 +262,11 @@ mod tests {
         let mut out = input.clone();
         let report = edited(options, input)?.build(&mut out)?;
         Some((out, report))
+    }
+
+    /// [`builds_as_walk`] for the strict look.
+    fn closes(options: &Options, input: &Value) -> Result<bool, String> {
+        builds_as_walk("strict look", strict_closed, options, input)
     }
 
     /// [`builds_as_walk`] for the edit look.
@@ -401,6 +406,24 @@ mod tests {
             adding > 0,
             "no rule set without hooks adds empty properties"
         );
+        // A list of scalars as a `default`, kept or lifted as a whole on every target without hooks, with strict and
+        // without; a list holding a list still goes to the walk.
+        let scalars = json!({"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "string"}, "default": ["x", 1, null, true]}}});
+        let nested = json!({"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "string"}, "default": [["x"]]}}});
+        for target in Target::BUILTIN {
+            if target.rules().hooks() != Hooks::NONE {
+                continue;
+            }
+            for strict in [false, true] {
+                let options = Options::for_target(target)
+                    .with_strict(strict && target.rules().rules().strict.is_some());
+                let check = if options.strict { closes } else { builds };
+                assert_eq!(check(&options, &scalars), Ok(true), "{}", target.name());
+                assert_eq!(check(&options, &nested), Ok(false), "{}", target.name());
+            }
+        }
         // On a target with an `enter` hook, the edits on nodes the hook leaves alone, and not on a node it acts on.
         let hooked = Target::BUILTIN
             .into_iter()

@@ -8,7 +8,7 @@
 //!
 //! It is conservative: a node qualifies only when each of its keys is one of a few keywords with a value of the
 //! expected kind (`type` naming one type, `properties`, `required` naming distinct properties, `description`,
-//! `title`, an `enum` of strings, `items`, `default` as a scalar, numeric bounds, counts, `format`, a `pattern` that
+//! `title`, an `enum` of strings, `items`, `default` as a scalar or a list of scalars, numeric bounds, counts, `format`, a `pattern` that
 //! the pattern rules leave as it is and that compiles, and `anyOf` below the root where the target keeps unions as
 //! they are), the rule set's keep-list and forbidden list let them stand, and none of the rule set's rewrites applies
 //! (an object without `properties` where the target adds them, an array without `items` where it adds them, a
@@ -423,6 +423,10 @@ fn read<'v>(
             0
         }
         ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
+        // A list of scalars: a literal the walk neither enters nor rewrites, kept or lifted as a whole.
+        ("default", Value::Array(values)) if values.len() <= 64 && values.iter().all(scalar) => {
+            scalars_bytes(values)
+        }
         ("minimum" | "maximum", Value::Number(_)) => {
             node.typed[2] = true;
             node.typing = true;
@@ -942,6 +946,22 @@ fn list_bytes(values: &[Value]) -> usize {
         .filter_map(Value::as_str)
         .map(|text| text_bytes(text).saturating_add(1))
         .fold(2, usize::saturating_add)
+}
+
+/// Whether `value` is a string, a number, a boolean or null.
+fn scalar(value: &Value) -> bool {
+    !matches!(value, Value::Array(_) | Value::Object(_))
+}
+
+/// An upper bound of the compact JSON length of a list of scalars.
+fn scalars_bytes(values: &[Value]) -> usize {
+    values
+        .iter()
+        .map(|value| match value {
+            Value::String(text) => text_bytes(text),
+            _ => SCALAR_BYTES,
+        })
+        .fold(2, |sum, bytes| sum.saturating_add(bytes).saturating_add(1))
 }
 
 /// Whether `names` are strings, none repeated (compared pairwise: the look accepts only short lists).
@@ -1500,6 +1520,8 @@ pub(super) mod tests {
             2 => prop::collection::vec(inner.clone(), 0..3)
                 .prop_map(|branches| ("anyOf".to_owned(), Value::Array(branches))),
             2 => scalar.clone().prop_map(|v| ("default".to_owned(), v)),
+            1 => prop::collection::vec(prop_oneof![4 => scalar.clone(), 1 => Just(json!(["x"]))], 0..3)
+                .prop_map(|values| ("default".to_owned(), Value::Array(values))),
             3 => (prop::sample::select(vec![
                 "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
                 "minItems", "maxItems", "multipleOf",
