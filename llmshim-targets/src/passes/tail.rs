@@ -426,10 +426,18 @@ fn merge(
     for (key, value) in merged {
         match (map.get_mut(&key), value) {
             // The node's own `properties` win on a name both declare; the names only the branches declare join them,
-            // so a property a branch alone gives does not vanish with the merge.
+            // so a property a branch alone gives does not vanish with the merge. Where a branch gives a shared name
+            // another schema, that schema's text (the fragments lifted into it, a `not` say) joins the description
+            // of the node's where it is not there yet, as the branches' own texts join the node's.
             (Some(Value::Object(own)), Value::Object(theirs)) if key == "properties" => {
                 for (name, schema) in theirs {
-                    own.entry(name).or_insert(schema);
+                    match own.get_mut(&name) {
+                        Some(kept) if *kept != schema => *kept = with_own_text(kept, &schema),
+                        Some(_) => {}
+                        None => {
+                            own.insert(name, schema);
+                        }
+                    }
                 }
             }
             (Some(_), _) => {}

@@ -355,7 +355,7 @@ const PUBLISHED: [(&str, usize, usize); COLUMNS] = [
     ("anthropic", 28, 4),
     ("google", 35, 53),
     ("google-json", 27, 7),
-    ("cca", 32, 123),
+    ("cca", 30, 124),
     ("mcp", 15, 5),
 ];
 

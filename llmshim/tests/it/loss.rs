@@ -3869,3 +3869,72 @@ fn code_assist_merges_required_alternatives_in_place_as_behind_a_ref() {
     );
     assert!(!report.narrowed, "{report:?}");
 }
+
+/// Code Assist merges a union whose branch a lift leaves with annotations alone in place as it does behind a `$ref`.
+/// The keep-list lifts the branch's `not` (or a `format` Code Assist does not keep) into its description when the
+/// branch is entered, after `walk.narrow-any` judged it; in place the branch stayed untyped, so the merge failed
+/// with "the first branch has no type" and `target.narrow-union` kept the first branch, naming the other (or, for a
+/// first branch emptied so, as in `lmb-whois-mcp`'s `whois_ip`, the schema fell back). Behind a `$ref` the merged
+/// node's walk visits the lifted branch again and gives it its node's type, so the branches merged and the lifted
+/// text joined the node's. Now the emptied branch takes its node's type where it is left, and both forms come out
+/// alike.
+#[test]
+fn code_assist_merges_a_branch_emptied_by_a_lift_in_place_as_behind_a_ref() {
+    let properties = json!({"a": {"type": "string"}, "b": {"type": "integer"}});
+    let definitions = [
+        json!({"type": "object", "properties": properties,
+            "anyOf": [{"required": ["a"]}, {"not": {"required": ["b"]}}]}),
+        json!({"type": "object", "properties": properties,
+            "anyOf": [{"not": {"required": ["b"]}}, {"required": ["a"], "description": "the a form"}]}),
+        json!({"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}),
+    ];
+    let cca = Options::for_target(Target::CloudCodeAssist);
+    for definition in definitions {
+        let forms = [
+            (
+                json!({"type": "object", "properties": {"p": definition}, "required": ["p"]}),
+                json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "required": ["p"],
+                    "$defs": {"P": definition}}),
+            ),
+            (
+                json!({"type": "object", "properties": {"p": definition}}),
+                json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "$defs": {"P": definition}}),
+            ),
+        ];
+        for (in_place, behind) in forms {
+            assert_no_loss_on_every_configuration(&in_place);
+            let (out, report) = normalize(&cca, &in_place);
+            let (expected, behind_report) = normalize(&cca, &behind);
+            assert!(!behind_report.used_fallback, "{behind}: {behind_report:?}");
+            assert!(!report.used_fallback, "{in_place}: {report:?}");
+            assert_eq!(out, expected, "{in_place}: {report:?}");
+            assert_eq!(report.narrowed, behind_report.narrowed, "{in_place}");
+            assert!(!report.narrowed, "{in_place}: {report:?}");
+            let node = &out["properties"]["p"];
+            assert!(
+                node.get("anyOf").is_none() && node.get("oneOf").is_none(),
+                "{out}"
+            );
+        }
+    }
+    // The first definition in place, written out: the lifted `not` joins the node's text, and nothing is required.
+    let in_place = json!({"type": "object", "properties": {"p": {"type": "object", "properties": properties,
+        "anyOf": [{"required": ["a"]}, {"not": {"required": ["b"]}}]}}});
+    let (out, report) = normalize(&cca, &in_place);
+    assert_eq!(
+        out,
+        json!({"type": "object", "properties": {"p": {"type": "object", "properties": properties,
+            "description": "(not: {\"required\":[\"b\"]})"}}}),
+        "{report:?}"
+    );
+    // And the string: both formats in the text, the string kept.
+    let in_place = json!({"type": "object", "properties": {"ip": {"type": "string",
+        "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}, "required": ["ip"]});
+    let (out, report) = normalize(&cca, &in_place);
+    assert_eq!(
+        out,
+        json!({"type": "object", "properties": {"ip": {"type": "string",
+            "description": "(format: ipv4) (format: ipv6)"}}, "required": ["ip"]}),
+        "{report:?}"
+    );
+}

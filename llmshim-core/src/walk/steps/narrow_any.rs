@@ -17,7 +17,8 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 /// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object. Nor is an
 /// intermediate root: the node it is merged into is judged with the merged keys. Nor is a union branch of a node
 /// with one type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
-/// (recorded as `walk.infer-type`).
+/// (recorded as `walk.infer-type`); on a target that needs a type on every node, such a branch gets it also where the
+/// keep-lists leave it with annotations alone (a lifted `not`), since the type narrows nothing there either.
 #[derive(Clone, Copy, Debug)]
 pub struct NarrowAny {
     require_type: bool,
@@ -62,7 +63,19 @@ impl Pass for NarrowAny {
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-        if !cx.any_value() {
+        // On a target that needs a type on every node, a union branch of a node with one type that the keep-lists
+        // left with annotations alone (its `not` lifted, say) takes that type as a branch written that way does: the
+        // type narrows nothing there, and the branch is then what the walk of a `$ref` target's merged node, which
+        // visits the lifted branch again, finds. Under strict alone the branch is left to fail as before: closing
+        // would make an object branch admit only `{}`.
+        let emptied_branch = || {
+            self.require_type
+                && cx.position().conjunct.is_some()
+                && !cx.position().root
+                && !cx.intermediate()
+                && annotations_only(node)
+        };
+        if !cx.any_value() && !emptied_branch() {
             return Ok(());
         }
         let Some(map) = node.as_object_mut() else {
