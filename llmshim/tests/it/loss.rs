@@ -1089,7 +1089,10 @@ impl<'a> OutputIndex<'a> {
     /// [`Visit::trail`]): at each link, entry `index` of every node there whose union of that combinator (`anyOf` or
     /// `oneOf` for either, which `walk.one-of-to-any-of` renames) still has `count` entries, with what its union
     /// branches and references reach. `None` where no such node is left (the union was merged, cut to fewer
-    /// branches or collapsed): the position's nodes are then read together.
+    /// branches or collapsed): the position's nodes are then read together. `None` too where a node at the link
+    /// holds such a union with another count: the position joins the nodes of several alternatives above it (the
+    /// `items` of each branch of a union around a property), and a union of the same count in another alternative
+    /// (a tuple's `prefixItems` that Google writes as an `anyOf` of its places) is not this one, which was cut.
     fn branch(
         &mut self,
         path: &[Step],
@@ -1106,10 +1109,13 @@ impl<'a> OutputIndex<'a> {
             let mut found = false;
             for map in &current {
                 for name in names {
-                    if let Some(Value::Array(entries)) = map.get(*name)
-                        && entries.len() == count
-                        && let Some(entry) = entries.get(index)
-                    {
+                    let Some(Value::Array(entries)) = map.get(*name) else {
+                        continue;
+                    };
+                    if entries.len() != count {
+                        return None;
+                    }
+                    if let Some(entry) = entries.get(index) {
                         found = true;
                         self.expand(entry, &mut next);
                     }
@@ -3283,6 +3289,47 @@ fn a_keyword_one_branch_lost_is_caught_though_another_branch_holds_it() {
     ]}}});
     let (found, tally) = violations(&input, &output, false);
     assert!(found.is_empty() && tally.lifted == 1, "{found:?} {tally:?}");
+}
+
+#[test]
+fn a_union_branch_is_not_read_against_a_union_of_another_alternative_at_its_position() {
+    // `cargo xtask props` loss property, seed 1516 (Google): the `items` of both branches of `name` stand at one
+    // position. The second's union loses its `string` branch (it admits no object) and keeps the `default` lifted in
+    // the branch left; the first's tuple becomes an `anyOf` of its two places, which the branch check took for the
+    // second's union, still of two branches, and reported the `default` missing from its `anyOf/1`.
+    let input = json!({"properties": {"name": {"anyOf": [
+        {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string", "examples": []}], "items": false},
+        {"$ref": "#/$defs/Tag"}
+    ]}}, "required": [], "$defs": {"Tag": {"type": "array", "items": {"type": "object", "anyOf": [
+        {"type": "string"}, {"default": null}
+    ]}}}});
+    let options = Options::for_target(Target::Google);
+    let (output, report) = normalize(&options, &input);
+    let items = &output["properties"]["name"]["anyOf"];
+    assert_eq!(
+        items[0]["items"]["anyOf"].as_array().map(Vec::len),
+        Some(2),
+        "{output}"
+    );
+    assert_eq!(
+        items[1]["items"]["anyOf"],
+        json!([{"description": "(default: null)", "type": "object"}]),
+        "{output}"
+    );
+    let (found, _) = check(&input, &output, &report, Mode::of(Target::Google, &report));
+    assert!(found.is_empty(), "{found:?} in {output}");
+    // The same output with the lifted `default` gone is still caught, at the position.
+    let mut lost = output.clone();
+    lost["properties"]["name"]["anyOf"][1]["items"]["anyOf"][0]
+        .as_object_mut()
+        .map(|m| m.remove("description"));
+    let (found, _) = check(&input, &lost, &report, Mode::of(Target::Google, &report));
+    assert!(
+        found
+            .iter()
+            .any(|v| v.starts_with("default at properties/name/items")),
+        "{found:?} in {lost}"
+    );
 }
 
 #[test]
