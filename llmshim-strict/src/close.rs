@@ -60,8 +60,50 @@ impl Pass for CloseObjects {
         if json::member(map, "type").and_then(Value::as_str) != Some("object") {
             return Ok(());
         }
+        if union_carries_the_object(map) {
+            // Closing this node as an empty object would admit only `{}` beside branches that each require their
+            // own properties, so nothing at all; its union already says it is an object, each branch closed.
+            for key in ["type", "properties", "required"] {
+                json::remove(map, key);
+            }
+            cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, Some("type"));
+            return Ok(());
+        }
         close(map, cx)
     }
+}
+
+/// Whether an object node declares nothing of its own shape (no `properties` but empty ones, no `required` but an
+/// empty list, no `additionalProperties` nor any other object keyword) while its `anyOf` or `oneOf` branches are
+/// each an object schema closed by strict (`additionalProperties: false`, as their walk left them): the union
+/// carries the object, and the node's `type` and empty `properties` and `required` are what remains to drop.
+fn union_carries_the_object(map: &Map<String, Value>) -> bool {
+    let mut union = None;
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("type", _) => {}
+            ("anyOf" | "oneOf", Value::Array(branches)) if union.is_none() => {
+                union = Some(branches)
+            }
+            ("properties", Value::Object(p)) if p.is_empty() => {}
+            ("required", Value::Array(r)) if r.is_empty() => {}
+            (
+                "description" | "title" | "default" | "examples" | "deprecated" | "readOnly"
+                | "writeOnly" | "$comment",
+                _,
+            ) => {}
+            _ => return false,
+        }
+    }
+    union.is_some_and(|branches| {
+        !branches.is_empty()
+            && branches.iter().all(|branch| {
+                branch.as_object().is_some_and(|b| {
+                    json::member(b, "type").and_then(Value::as_str) == Some("object")
+                        && json::member(b, "additionalProperties") == Some(&Value::Bool(false))
+                })
+            })
+    })
 }
 
 /// `required` lists longer than this are put in a hash set to look names up; shorter ones are scanned.

@@ -247,6 +247,12 @@ pub fn what(change: &Change, input: &Value, output: &Value) -> String {
                 .to_owned(),
         };
     }
+    // An object whose union of closed objects carries it loses its own `type` instead of being closed empty.
+    if change.rule == "strict.close-object" && path.last().is_some_and(|t| t == "type") {
+        return "dropped the object's own `type` instead of closing it empty: its `anyOf` branches are closed objects, \
+                which carry it"
+            .to_owned();
+    }
     if NODE_RULES.contains(&change.rule.as_ref()) {
         return node_sentence(change, now);
     }

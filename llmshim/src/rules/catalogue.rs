@@ -429,7 +429,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "strict.close-object",
         kinds: &[Rewritten, Dropped],
         step: "W26",
-        what: "Under strict, sets `additionalProperties: false` and lists every property in `required`, in declared order. A schema `additionalProperties` held is replaced on purpose, not lifted, and recorded as dropped at `<object>/additionalProperties`.",
+        what: "Under strict, sets `additionalProperties: false` and lists every property in `required`, in declared order. A schema `additionalProperties` held is replaced on purpose, not lifted, and recorded as dropped at `<object>/additionalProperties`. An object node whose only shape is an `anyOf` or `oneOf` of closed object branches is not closed itself (closed empty, it would admit only `{}`, which no branch admits): its `type` and empty `properties` and `required` are dropped, recorded as rewritten at `<object>/type`, and the union carries the object.",
         why: "Strict providers accept only closed objects that require every property.",
         facts: &["STR-1"],
         file: "llmshim-strict/src/close.rs",

@@ -2852,3 +2852,42 @@ fn a_one_entry_all_of_union_merged_into_its_node_lets_the_node_type_win() {
     let read = read_original(&held, &reading).expect("a readable schema");
     assert!(read["properties"]["name"].get("type").is_none(), "{read}");
 }
+
+/// Under strict, an object node whose only shape is a union of object branches (`{"type": "object", "oneOf": [...]}`,
+/// as `github-mcp-server`'s project items are written) is no longer closed as an empty object beside its closed
+/// branches: the node admitted only `{}` and every branch required its own properties, so the position admitted
+/// nothing (an array of such items had to be empty). The union carries the object, so the node keeps the union alone.
+#[test]
+fn a_strict_object_carried_by_its_union_admits_what_its_branches_admit() {
+    let input = json!({"type": "object", "properties": {"x": {"type": "object", "oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}
+    ]}}, "required": ["x"]});
+    let instance = json!({"x": {"a": "s"}});
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let options = Options::for_target(target).with_strict(true);
+        let mut output = input.clone();
+        let report = Normalizer::default().normalize_with(&options, &mut output);
+        assert!(
+            report.strict && !report.used_fallback,
+            "{target}: {report:?}"
+        );
+        let x = &output["properties"]["x"];
+        assert_eq!(x.get("type"), None, "{target}: {output}");
+        assert_eq!(x["anyOf"].as_array().map(Vec::len), Some(2), "{output}");
+        let validator = validate::compile(&output).expect("the output compiles");
+        assert!(
+            validate::errors(&validator, &instance).is_empty(),
+            "{target}: {output}"
+        );
+        assert!(
+            !validate::errors(&validator, &json!({"x": {}})).is_empty(),
+            "{output}"
+        );
+    }
+}
