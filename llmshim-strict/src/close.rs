@@ -80,19 +80,28 @@ impl Pass for CloseObjects {
 fn union_carries_the_object(map: &Map<String, Value>) -> bool {
     let mut union = None;
     for (key, value) in map {
-        match (key.as_str(), value) {
-            ("type", _) => {}
+        let shape_free = match (key.as_str(), value) {
             ("anyOf" | "oneOf", Value::Array(branches)) if union.is_none() => {
-                union = Some(branches)
+                union = Some(branches);
+                true
             }
-            ("properties", Value::Object(p)) if p.is_empty() => {}
-            ("required", Value::Array(r)) if r.is_empty() => {}
-            (
-                "description" | "title" | "default" | "examples" | "deprecated" | "readOnly"
-                | "writeOnly" | "$comment",
-                _,
-            ) => {}
-            _ => return false,
+            ("properties", Value::Object(p)) => p.is_empty(),
+            ("required", Value::Array(r)) => r.is_empty(),
+            (key, _) => matches!(
+                key,
+                "type"
+                    | "description"
+                    | "title"
+                    | "default"
+                    | "examples"
+                    | "deprecated"
+                    | "readOnly"
+                    | "writeOnly"
+                    | "$comment"
+            ),
+        };
+        if !shape_free {
+            return false;
         }
     }
     union.is_some_and(|branches| {
