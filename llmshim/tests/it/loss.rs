@@ -329,6 +329,9 @@ struct Visit<'a> {
     path: Vec<Step>,
     pointer: String,
     layers: Vec<&'a Map<String, Value>>,
+    /// For a node whose reference is not followed because it recurs: the target it names, read only for its `type`
+    /// (the walk inlines the target there before it cuts the recursion further down, so the node has that type).
+    recurs_to: Option<&'a Map<String, Value>>,
     /// For a union branch (at any depth of unions at this position): the type names of each node around it at the
     /// same position, which it is in conjunction with; `None` outside unions.
     branch_of: Option<Vec<Vec<String>>>,
@@ -472,7 +475,8 @@ impl<'a> Visit<'a> {
     /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
     /// from `properties`, `const` or a one-kind `enum`; empty when nothing says.
     fn types(&self) -> Vec<String> {
-        match self.get("type") {
+        let own = self.get("type");
+        match own.or_else(|| self.recurs_to.and_then(|target| target.get("type"))) {
             Some(Value::String(t)) => return vec![t.clone()],
             Some(Value::Array(ts)) => {
                 return ts
@@ -776,9 +780,13 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         let mut refs = frame.refs.clone();
         let mut pointer = frame.pointer.clone();
         let mut cut = false;
+        let mut recurs_to = None;
         while let Some(Value::String(reference)) = layers[0].get("$ref") {
             if refs.contains(reference) {
                 cut = true;
+                if let Some(Value::Object(target)) = resolve(input, reference) {
+                    recurs_to = Some(target);
+                }
                 break;
             }
             let Some(Value::Object(target)) = resolve(input, reference) else {
@@ -797,6 +805,7 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
             path: frame.path.clone(),
             pointer: pointer.clone(),
             layers,
+            recurs_to,
             branch_of: frame.branch_of.clone(),
             shadow: frame.shadow.clone(),
             below_all_of: frame.below_all_of,
@@ -3289,6 +3298,25 @@ fn a_keyword_one_branch_lost_is_caught_though_another_branch_holds_it() {
     ]}}});
     let (found, tally) = violations(&input, &output, false);
     assert!(found.is_empty() && tally.lifted == 1, "{found:?} {tally:?}");
+}
+
+#[test]
+fn a_recursive_reference_branch_of_another_type_is_typed_from_its_target() {
+    // `cargo xtask props` loss property, seed 20261215 (Google): the first branch of `items` refers back to `Node`,
+    // an array, so beside its object node it admits nothing and `google.isolate-any-of` removes it with its
+    // description (CONJUNCTION). The reading does not follow a reference that recurs, and left the branch untyped,
+    // so it reported the description as vanished; it now types the branch from the target it names.
+    let input = json!({"properties": {"name": {"properties": {"name": {"$ref": "#/$defs/Node"}}, "required": []}},
+        "required": [], "$defs": {"Node": {"type": "array", "items": {"type": "object", "anyOf": [
+            {"$ref": "#/$defs/Node", "description": "see the definition"}, {}]}}}});
+    let options = Options::for_target(Target::Google);
+    let (output, report) = normalize(&options, &input);
+    let (found, tally) = check(&input, &output, &report, Mode::of(Target::Google, &report));
+    assert!(found.is_empty(), "{found:?} in {output}");
+    assert!(
+        tally.dropped.contains_key(CONJUNCTION.rule),
+        "{tally:?} in {output}"
+    );
 }
 
 #[test]
