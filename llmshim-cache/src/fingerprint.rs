@@ -151,8 +151,7 @@ const MULTIPLIER: u64 = 0x5851_f42d_4c95_7f2d;
 impl Sink for Mix {
     #[inline]
     fn word(&mut self, word: u64) {
-        let product = u128::from(self.0 ^ word) * u128::from(MULTIPLIER);
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
+        self.0 = folded_multiply(self.0 ^ word, MULTIPLIER);
     }
 }
 

@@ -223,6 +223,11 @@ pub const ANNOTATIONS: [&str; 8] = [
     "writeOnly",
 ];
 
+/// Whether every key of `map` is one of [`ANNOTATIONS`], so that the schema accepts any value (an empty map too).
+pub fn annotations_only(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+    map.keys().all(|k| ANNOTATIONS.contains(&k.as_str()))
+}
+
 /// The type name of a primitive literal, as `walk.infer-type` reads a `const` or an `enum` element: `integer` for a
 /// number written without a fraction or exponent; `None` for objects and arrays, which name no type.
 ///

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use llmshim_core::walk::{Hooks, Settings};
-use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, json};
+use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, json, keyword};
 use serde_json::{Map, Value};
 
 use crate::null::admits_null;
@@ -87,18 +87,7 @@ fn union_carries_the_object(map: &Map<String, Value>) -> bool {
             }
             ("properties", Value::Object(p)) => p.is_empty(),
             ("required", Value::Array(r)) => r.is_empty(),
-            (key, _) => matches!(
-                key,
-                "type"
-                    | "description"
-                    | "title"
-                    | "default"
-                    | "examples"
-                    | "deprecated"
-                    | "readOnly"
-                    | "writeOnly"
-                    | "$comment"
-            ),
+            (key, _) => key == "type" || keyword::ANNOTATIONS.contains(&key),
         };
         if !shape_free {
             return false;

@@ -560,11 +560,7 @@ fn type_emptied_branch(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     let Some(conjunct) = cx.position().conjunct else {
         return;
     };
-    if map.contains_key("type")
-        || !map
-            .keys()
-            .all(|k| llmshim_core::keyword::ANNOTATIONS.contains(&k.as_str()))
-    {
+    if map.contains_key("type") || !llmshim_core::keyword::annotations_only(map) {
         return;
     }
     json::set(map, "type", Value::String(conjunct.to_owned()));

@@ -425,7 +425,7 @@ fn read<'v>(
         ("default", Value::Null | Value::Bool(_) | Value::Number(_)) => SCALAR_BYTES,
         // A list of scalars: a literal the walk neither enters nor rewrites, kept or lifted as a whole.
         ("default", Value::Array(values)) if values.len() <= 64 && values.iter().all(scalar) => {
-            scalars_bytes(values)
+            list_bytes(values)
         }
         ("minimum" | "maximum", Value::Number(_)) => {
             node.typed[2] = true;
@@ -939,22 +939,13 @@ fn text_bytes(text: &str) -> usize {
     text.len().saturating_mul(6).saturating_add(2)
 }
 
-/// An upper bound of the compact JSON length of a list of strings (the look accepts no other lists).
-fn list_bytes(values: &[Value]) -> usize {
-    values
-        .iter()
-        .filter_map(Value::as_str)
-        .map(|text| text_bytes(text).saturating_add(1))
-        .fold(2, usize::saturating_add)
-}
-
 /// Whether `value` is a string, a number, a boolean or null.
 fn scalar(value: &Value) -> bool {
     !matches!(value, Value::Array(_) | Value::Object(_))
 }
 
-/// An upper bound of the compact JSON length of a list of scalars.
-fn scalars_bytes(values: &[Value]) -> usize {
+/// An upper bound of the compact JSON length of a list of scalars (the look accepts no other lists).
+fn list_bytes(values: &[Value]) -> usize {
     values
         .iter()
         .map(|value| match value {

@@ -33,10 +33,7 @@ impl NarrowAny {
 
 /// Whether `node` is an object whose keys are only annotations.
 fn annotations_only(node: &Value) -> bool {
-    node.as_object().is_some_and(|map| {
-        map.keys()
-            .all(|k| keyword::ANNOTATIONS.contains(&k.as_str()))
-    })
+    node.as_object().is_some_and(keyword::annotations_only)
 }
 
 impl Pass for NarrowAny {
