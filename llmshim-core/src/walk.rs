@@ -1062,6 +1062,14 @@ impl NodeCtx<'_> {
             .is_some_and(|(d, _)| d == self.depth)
     }
 
+    /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) or below one: a node whose type may
+    /// still come from the keys the intermediate root is merged with.
+    pub fn within_intermediate(&self) -> bool {
+        self.shared
+            .intermediate
+            .is_some_and(|(d, _)| self.depth >= d)
+    }
+
     /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose child keyword `key` is finished
     /// at the root rather than left to the merged node (see [`Rewalk::held`]).
     pub fn intermediate_holds(&self, key: &str) -> bool {

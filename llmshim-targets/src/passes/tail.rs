@@ -84,12 +84,10 @@ impl Pass for GoogleTail<'_> {
         // An intermediate root (a `$ref` target, an `allOf` entry) is merged with other keys before its node is
         // finished: its `required` may name properties the merge brings in, so the filter waits for the merged node.
         if self.rules.filter_required && !cx.intermediate() && filter_required(map, cx) {
-            // A union branch that only required names it does not declare (`{"required": ["a"]}` beside a node whose
-            // `properties` declare `a`) is left with annotations alone: written that way, `walk.narrow-any` would
-            // have given it its node's one type, where a type is needed. It takes that type here, as it does when the
-            // union is merged after a `$ref` target's walk, so the Code Assist merge in the node's visit finds it typed.
+            // A node that only required names it does not declare (`{"required": ["a"]}`) is left with annotations
+            // alone: written that way, `walk.narrow-any` would have typed it where a type is needed, and so does this.
             if self.rules.require_type || cx.settings().strict {
-                type_emptied_branch(map, cx);
+                type_emptied_node(map, cx, self.rules.require_type);
             }
         }
         if self.rules.empty_properties == EmptyProperties::Remove
@@ -553,18 +551,29 @@ fn filter_required(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> bool {
     emptied
 }
 
-/// A union branch of a node with one type ([`Position::conjunct`](llmshim_core::walk::Position::conjunct)) that
-/// `google.filter-required` left untyped with annotations alone takes that type, which narrows nothing there
-/// (recorded as `walk.infer-type`, as `walk.narrow-any` records it for a branch written with annotations alone).
-fn type_emptied_branch(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
-    let Some(conjunct) = cx.position().conjunct else {
-        return;
-    };
+/// A node that `google.filter-required` left with annotations alone gets the type `walk.narrow-any` gives a node
+/// written that way. A union branch of a node with one type ([`Position::conjunct`](llmshim_core::walk::Position::conjunct))
+/// takes that type, which narrows nothing there (recorded as `walk.infer-type`); in a union branch this is what the
+/// walk of a `$ref` target's merged node finds, so the Code Assist merge in the node's visit finds it typed. On a
+/// target that needs a type on every node (`require_type`), any other node but the root becomes a string marked
+/// `(type: any)` (recorded as `walk.narrow-any`, narrowed): a `required` list constrains only objects, so every string
+/// the output admits the input admitted, and the node is what the walk of a `$ref` to it, or of a union of such
+/// branches behind one, gives. Below an intermediate root (an `allOf` entry, a `$ref` target) the node is left as it
+/// is: the keys the root is merged with may type its node, and the merged node's walk decides. (A node emptied by a
+/// lift, a `not` say, is not narrowed so: a string might be exactly what the lifted assertion refused, so its failure
+/// climbs to an optional part.)
+fn type_emptied_node(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>, require_type: bool) {
     if map.contains_key("type") || !llmshim_core::keyword::annotations_only(map) {
         return;
     }
-    json::set(map, "type", Value::String(conjunct.to_owned()));
-    cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+    if let Some(conjunct) = cx.position().conjunct {
+        json::set(map, "type", Value::String(conjunct.to_owned()));
+        cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+    } else if require_type && !cx.position().root && !cx.within_intermediate() {
+        llmshim_core::lift::append_text(map, "type", "type: any");
+        json::set(map, "type", Value::String("string".to_owned()));
+        cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
+    }
 }
 
 /// The value of `key` for a branch that holds `own` while its node holds `node`, when both can be kept as one:

@@ -253,7 +253,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "walk.narrow-any",
         kinds: &[Narrowed],
         step: "W22",
-        what: "Gives an annotation-only node (judged before the keep-lists), where the target or strict needs a type, `type: \"string\"` and the fragment `(type: any)`, below the root; a union branch of a node with one type gets that type instead (`walk.infer-type`), since a string branch there would admit nothing.",
+        what: "Gives an annotation-only node (judged before the keep-lists), where the target or strict needs a type, `type: \"string\"` and the fragment `(type: any)`, below the root; a union branch of a node with one type gets that type instead (`walk.infer-type`), since a string branch there would admit nothing. On Gemini targets a node that `google.filter-required` leaves with annotations alone (`{\"required\": [\"a\"]}` without `properties`) is narrowed the same way when it is left, outside an `allOf` entry or `$ref` target still to be merged: its `required` constrained only objects.",
         why: "A node that accepts any value cannot be expressed where a type is required; a string admits a subset of its values and keeps the rest of the tool.",
         facts: &["GEM-8", "STR-3"],
         file: "llmshim-core/src/walk/steps/narrow_any.rs",

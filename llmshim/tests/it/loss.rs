@@ -3939,6 +3939,55 @@ fn code_assist_merges_required_alternatives_in_place_as_behind_a_ref() {
     assert!(!report.narrowed, "{report:?}");
 }
 
+/// On Google and Code Assist, a node without a type that only requires names it does not declare comes out in place
+/// as behind a `$ref`: `google.filter-required` leaves it with annotations alone, and it becomes a string marked
+/// `(type: any)` (`walk.narrow-any`), as a node written that way does; a `required` list constrains only objects, so
+/// the string admits nothing the input refused. In place a union of such branches made Google fall back for the
+/// whole schema ("the target needs type or anyOf on every node") and Code Assist omit the property, while behind a
+/// `$ref` the merged node's walk typed the emptied branches.
+#[test]
+fn an_untyped_node_emptied_by_the_required_filter_is_narrowed_in_place_as_behind_a_ref() {
+    let definitions = [
+        json!({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
+        json!({"oneOf": [{"required": ["a"]}, {"required": ["b"], "description": "the b form"}]}),
+        json!({"required": ["a"]}),
+    ];
+    for target in [Target::Google, Target::CloudCodeAssist] {
+        let options = Options::for_target(target);
+        for definition in &definitions {
+            let in_place = json!({"type": "object", "properties": {"p": definition}});
+            let behind = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}},
+                "$defs": {"P": definition}});
+            let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
+            let node = &out["properties"]["p"];
+            let strings = match node.get("anyOf") {
+                Some(Value::Array(branches)) => branches.iter().collect(),
+                _ => vec![node],
+            };
+            for s in strings {
+                assert_eq!(s["type"], "string", "{target}: {out}");
+                assert!(
+                    s["description"]
+                        .as_str()
+                        .is_some_and(|d| d.contains("(type: any)")),
+                    "{target}: {out}"
+                );
+            }
+        }
+    }
+    // The union in place on Google, written out: each emptied branch is narrowed, its own text kept.
+    let in_place = json!({"type": "object", "properties": {"p": definitions[1]}});
+    let (out, report) = normalize(&Options::for_target(Target::Google), &in_place);
+    assert_eq!(
+        out,
+        json!({"type": "object", "properties": {"p": {"anyOf": [
+            {"description": "(type: any)", "type": "string"},
+            {"description": "the b form (type: any)", "type": "string"}]}}}),
+        "{report:?}"
+    );
+    assert!(report.narrowed && !report.used_fallback, "{report:?}");
+}
+
 /// The output of `in_place` for `options`, after checking that it loses nothing on any configuration, that neither
 /// form falls back, and that both forms come out alike and are narrowed alike.
 fn alike_in_place_and_behind_a_ref(options: &Options, in_place: &Value, behind: &Value) -> Value {
