@@ -421,6 +421,15 @@ fn merge(
         );
     }
     json::remove(map, combinator);
+    // A property the node's own walk omitted (`target.omit-property`) stays out of the merge: the node's schema for
+    // it admitted nothing the target can say, and the node and its union both hold, so the branch's schema for the
+    // name, joined in its place, would admit values the input refused. The node's description already names it.
+    if let Some(Value::Object(theirs)) = merged.get_mut("properties") {
+        let omitted = omitted_names(cx);
+        if !omitted.is_empty() {
+            theirs.retain(|name, _| !omitted.contains(name));
+        }
+    }
     for (key, value) in merged {
         match (map.get_mut(&key), value) {
             // The node's own `properties` win on a name both declare; the names only the branches declare join them,
@@ -454,6 +463,19 @@ fn merge(
         Some(combinator),
     );
     Ok(true)
+}
+
+/// The names of the node's own properties that climbs removed whole so far (`<node>/properties/<name>`).
+fn omitted_names(cx: &NodeCtx<'_>) -> Vec<String> {
+    let mut prefix = cx.pointer().to_owned();
+    llmshim_core::pointer::push_token(&mut prefix, "properties");
+    prefix.push('/');
+    cx.removed_parts()
+        .iter()
+        .filter_map(|(_, at)| at.strip_prefix(prefix.as_str()))
+        .filter(|rest| !rest.contains('/'))
+        .map(llmshim_core::pointer::unescape)
+        .collect()
 }
 
 /// Lifts, in every branch that has it, each key of `conditional` that the branches do not share (see [`merge`]),

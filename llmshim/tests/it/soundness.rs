@@ -123,6 +123,9 @@ struct Reading {
     /// Drop lifted keywords below `not` and `if` as well (off in every real reading: there dropping one reads the
     /// original as narrower than it is; a test switches it on to show the difference).
     lifted_below_not: bool,
+    /// Two `not`s cancel: below an even number of them lifted keywords are dropped as at the top (on in every real
+    /// reading; a test switches it off to show the difference).
+    nots_cancel: bool,
     /// Drop a replaced `properties` (or another key in [`NAMING`]) outright even where a kept key reads what it names
     /// (off in every real reading: there dropping it reads the original as narrower than it is; a test switches it
     /// on to show the difference).
@@ -190,6 +193,7 @@ impl Reading {
                 .find(|c| c.rule == "root.merge-alternatives" && c.kind == ChangeKind::Relaxed)
                 .map(|c| c.pointer.trim_start_matches('/').to_owned()),
             lifted_below_not: false,
+            nots_cancel: true,
             replaced_names_vanish: false,
         }
     }
@@ -217,6 +221,8 @@ fn read_original(original: &Value, reading: &Reading) -> Option<Value> {
         depth: 0,
         instance: true,
         negated: false,
+        odd_nots: false,
+        conditional: false,
         branch: false,
         nodes: 0,
         at_root: true,
@@ -308,10 +314,15 @@ struct ReadCx<'a> {
     /// Whether the current node describes the instance positively (not below `not`, `if`, `then`, `else`,
     /// `contains`, `propertyNames` or `dependentSchemas`), where `walk.infer-type` runs.
     instance: bool,
-    /// Whether the current node is below `not` or `if`, where a keyword the output no longer enforces makes the
-    /// enclosing schema admit less, not more: there the reading keeps lifted keywords as written (dropping them
-    /// would read the original as narrower than it is).
+    /// Whether the current node is below an odd number of `not`s or below an `if`, where a keyword the output no
+    /// longer enforces makes the enclosing schema admit less, not more (below an `if`, less or more): there the
+    /// reading keeps lifted keywords as written (dropping them would read the original as narrower than it is).
+    /// Below an even number of `not`s the two negations cancel, and a lifted keyword is dropped as at the top.
     negated: bool,
+    /// Whether the current node is below an odd number of `not`s.
+    odd_nots: bool,
+    /// Whether the current node is below an `if`.
+    conditional: bool,
     /// Whether the current node is an `anyOf` or `oneOf` branch in such a position.
     branch: bool,
     /// Whether the current node is the root or stands for it (the target of the root's `$ref`, or of a `$ref` to
@@ -365,9 +376,21 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     for (key, value) in &map {
         let step = usize::from(consumes(key));
         cx.depth += step;
-        let position = (cx.instance, cx.branch, cx.negated);
-        cx.negated =
-            !cx.reading.lifted_below_not && (cx.negated || matches!(key.as_str(), "not" | "if"));
+        let position = (
+            cx.instance,
+            cx.branch,
+            cx.negated,
+            cx.odd_nots,
+            cx.conditional,
+        );
+        cx.odd_nots ^= key == "not";
+        cx.conditional |= key == "if";
+        cx.negated = !cx.reading.lifted_below_not
+            && if cx.reading.nots_cancel {
+                cx.odd_nots || cx.conditional
+            } else {
+                cx.negated || matches!(key.as_str(), "not" | "if")
+            };
         cx.instance = cx.instance
             && !matches!(
                 key.as_str(),
@@ -390,7 +413,13 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             _ => value.clone(),
         };
         cx.depth -= step;
-        (cx.instance, cx.branch, cx.negated) = position;
+        (
+            cx.instance,
+            cx.branch,
+            cx.negated,
+            cx.odd_nots,
+            cx.conditional,
+        ) = position;
         node.insert(key.clone(), value);
     }
     if cx.reading.siblings_win
@@ -2508,6 +2537,55 @@ fn a_keyword_lifted_below_not_is_read_as_written() {
         r.lifted_below_not = true;
     });
     assert!(matches!(dropped, Verdict::Unsound(..)), "{dropped:?}");
+}
+
+/// Found by the property (Code Assist, seed 1617 at 10,000 cases): the root's `name` is an `allOf` of a string and
+/// an integer, which admits nothing and which Code Assist cannot say, so the root's walk omits it
+/// (`target.omit-property`); the root's `$ref` target brings a union whose one branch declares `name` as any value,
+/// and the union merge (`cca.merge-combinator`) joined the branch's `name`, narrowed to a string, in the omitted
+/// one's place: the output admitted `{"name": ""}`, which the input refuses. A property the node's own walk omitted
+/// now stays out of the merge, as it stays out of an `allOf` merge.
+#[test]
+fn a_union_merge_does_not_bring_back_a_property_its_node_omitted() {
+    let input = json!({"properties": {"name": {"allOf": [{"type": "string"}, {"type": "integer"}]}},
+        "required": [], "$ref": "#/$defs/Item", "$defs": {
+            "Item": {"any_of": [{"properties": {"name": {"$ref": "#/$defs/Tag"}}, "required": []}]},
+            "Tag": {"properties": {}, "required": []}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let (out, report) = normalized(&input, Target::CloudCodeAssist);
+    assert!(out["properties"].get("name").is_none(), "{out}");
+    assert!(
+        out["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("(omitted name:")),
+        "{out}: {report:?}"
+    );
+    // In place, the branch beside the node: the same.
+    let in_place = json!({"type": "object", "properties": {"name": {"allOf": [{"type": "string"},
+        {"type": "integer"}]}}, "anyOf": [{"type": "object", "properties": {"name": {}}}]});
+    let (out, _) = normalized(&in_place, Target::CloudCodeAssist);
+    assert!(out["properties"].get("name").is_none(), "{out}");
+}
+
+/// Found by the property (chat, seed 1617 at 10,000 cases): in `{"type": "string", "not": {"type": "string", "not":
+/// {"pattern": "^\\p{L}+$"}}}` the pattern, which Chat's dialect cannot take, is lifted below two `not`s
+/// (`openai.pattern-dialect`), which cancel: the property admits every string, more than the input, a listed
+/// widening. The reading kept the lifted keyword below any `not` and reported `""`, refused by the input, as admitted
+/// by the output alone; the report said narrowed because of a change below an `if` elsewhere in the schema. Below an
+/// even number of `not`s the reading now drops a lifted keyword as at the top.
+#[test]
+fn a_keyword_lifted_below_two_nots_is_read_dropped() {
+    let input = json!({"properties": {
+        "name": {"type": "string", "not": {"type": "string", "not": {"pattern": "^\\p{L}+$"}}},
+        "user_id": {"type": "object", "if": {"$ref": "#"}, "then": {"type": "string"},
+            "else": {"properties": {}, "required": []}}},
+        "required": []});
+    let found = verdict(&input, Target::OpenAiChat, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // Read as before (every `not` keeping lifted keywords as written), the same output is reported unsound.
+    let kept = verdict(&input, Target::OpenAiChat, false, |r| r.nots_cancel = false);
+    assert!(matches!(kept, Verdict::Unsound(..)), "{kept:?}");
 }
 
 /// Found by the property (chat strict, seed 253487261): the target of `{"$ref": "#/$defs/Item", "properties": {},
