@@ -13,6 +13,10 @@
 //!   the walk's lift queue writes them), and under the Google value rules a `format` they do not keep (lifted with
 //!   them);
 //! - a nullable `anyOf` of one live branch collapsed (`google.collapse-nullable`);
+//! - an `anyOf` of several typed live branches beside annotations: on Gemini, its null branches (under the
+//!   `nullable` marker) dropped and the node's annotations copied into each branch (`google.isolate-any-of`); on
+//!   Code Assist, where the branches are not all of one type, narrowed to one branch with the others written into
+//!   the description (`target.narrow-union`, the report `narrowed`);
 //! - `required` names that are not properties filtered out, an empty `required` removed (`google.filter-required`);
 //! - an empty `properties` removed (`google.drop-empty-properties`), or appended to an object without them
 //!   (`walk.empty-properties`).
@@ -59,6 +63,8 @@ pub(crate) fn edited<'r>(options: &'r Options, input: &Value) -> Option<Looked<'
             Nullable::Remove | Nullable::Preserve => true,
             _ => false,
         });
+    look.isolate = look.collapse.is_some() && rules.isolate_any_of;
+    look.narrow = look.collapse.is_some() && !rules.isolate_any_of && rules.merge_combinators;
     if !(look.root(root) && look.node(root, 0, true, 0)) {
         return None;
     }
@@ -74,7 +80,9 @@ impl Look<'_, false> {
     pub(super) fn build(&self, root: &mut Map<String, Value>) -> Normalization {
         let mut changed = dialect(root, self.rules.schema_uri);
         changed |= edit(root, self);
-        Normalization::produced(changed).with_strict(false)
+        Normalization::produced(changed)
+            .with_strict(false)
+            .with_narrowed(self.narrowed)
     }
 }
 
@@ -123,7 +131,7 @@ fn edit(map: &mut Map<String, Value>, look: &Look<'_, false>) -> bool {
         }
     }
     if let Some(policy) = look.collapse {
-        changed |= collapse(map, policy == Nullable::Marker);
+        changed |= collapse(map, policy == Nullable::Marker, look.isolate);
     }
     // W26's part of the rule set, as its `leave` step does it: an object without `properties` gains empty ones, last.
     if rules.empty_properties == EmptyProperties::Add
@@ -155,11 +163,21 @@ fn edit_value(value: &mut Value, look: &Look<'_, false>) -> bool {
 
 /// `google.collapse-nullable` on a union the look accepted (after its branches' edits): the live branch's keys
 /// join the node where it lacks them, the descriptions of the node and of every branch (in branch order) join as
-/// one, and with the marker policy `nullable: true` is set; returns whether anything changed.
-fn collapse(map: &mut Map<String, Value>, marker: bool) -> bool {
+/// one, and with the marker policy `nullable: true` is set; returns whether anything changed. A union of several
+/// live branches is isolated where `isolating` (Gemini) and narrowed otherwise (Code Assist) instead.
+#[inline(never)]
+fn collapse(map: &mut Map<String, Value>, marker: bool, isolating: bool) -> bool {
     let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
         return false;
     };
+    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    if branches.iter().filter(|b| !null(b)).count() > 1 {
+        return if isolating {
+            isolate(map, marker)
+        } else {
+            narrow(map)
+        };
+    }
     let joined = joined_description(map, branches);
     let Some(Value::Array(branches)) = json::remove(map, "anyOf") else {
         return false;
@@ -177,6 +195,127 @@ fn collapse(map: &mut Map<String, Value>, marker: bool) -> bool {
     }
     if marker {
         json::set(map, "nullable", Value::Bool(true));
+    }
+    true
+}
+
+/// `google.isolate-any-of` on a union of several live branches the look accepted (after its branches' edits), as
+/// the Google tail makes it: null branches (only under the marker policy) leave, their descriptions joining the
+/// node's, and every live branch gets `nullable: true`; then, where the node holds more than its `anyOf`, the node's
+/// description is written in front of each branch's own, its title given to each branch without one, and the node
+/// keeps only its `anyOf`. Returns whether anything changed.
+fn isolate(map: &mut Map<String, Value>, marker: bool) -> bool {
+    let changed = drop_nulls(map, marker);
+    if map.len() == 1 {
+        return changed;
+    }
+    let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
+        return changed;
+    };
+    for (key, value) in map.iter() {
+        for branch in &mut branches {
+            let Value::Object(branch) = branch else {
+                continue;
+            };
+            match key.as_str() {
+                "description" => {
+                    let parent = value.as_str().unwrap_or("");
+                    let text = match json::member(branch, "description").and_then(Value::as_str) {
+                        Some(own) if !own.is_empty() => format!("{parent} {own}"),
+                        _ => parent.to_owned(),
+                    };
+                    json::set(branch, "description", Value::String(text));
+                }
+                "title" if !json::has(branch, "title") => {
+                    branch.insert("title".to_owned(), value.clone());
+                }
+                // The look takes no other key beside `anyOf` but a `default`, lifted before.
+                _ => {}
+            }
+        }
+    }
+    map.clear();
+    map.insert("anyOf".to_owned(), Value::Array(branches));
+    true
+}
+
+/// The null branches of a union of several live branches the look accepted removed, as the Google tail removes
+/// them before isolating or merging the union: their descriptions join the node's, and with the marker policy every
+/// live branch gets `nullable: true`. Returns whether there were any.
+fn drop_nulls(map: &mut Map<String, Value>, marker: bool) -> bool {
+    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
+        return false;
+    };
+    if !branches.iter().any(null) {
+        return false;
+    }
+    let nulls: Vec<Value> = branches.iter().filter(|b| null(b)).cloned().collect();
+    let joined = joined_description(map, &nulls);
+    if let Some(Value::Array(branches)) = json::member_mut(map, "anyOf") {
+        branches.retain(|b| !null(b));
+        if marker {
+            for branch in branches.iter_mut() {
+                if let Value::Object(branch) = branch {
+                    json::set(branch, "nullable", Value::Bool(true));
+                }
+            }
+        }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
+    true
+}
+
+/// `target.narrow-union` on a union of live branches of different types the look accepted (after its branches'
+/// edits), as Code Assist's tail makes it when the merge fails: null branches removed first (the policy that removes
+/// null), then the node takes the keys of the first branch whose keys other than `description` it holds with the
+/// same value or not at all, the descriptions of the node and that branch join as one, and the other branches, as
+/// edited, are written into the description as `(anyOf: [...])`. Returns whether anything changed (always).
+fn narrow(map: &mut Map<String, Value>) -> bool {
+    drop_nulls(map, false);
+    let Some(Value::Array(mut branches)) = json::remove(map, "anyOf") else {
+        return true;
+    };
+    let chosen = branches.iter().position(|branch| {
+        branch.as_object().is_some_and(|branch| {
+            branch.iter().all(|(key, value)| {
+                key == "description" || json::member(map, key).is_none_or(|own| own == value)
+            })
+        })
+    });
+    let Some(Value::Object(branch)) = chosen.map(|at| branches.remove(at)) else {
+        return true;
+    };
+    let own = trimmed(json::member(map, "description"));
+    let theirs = trimmed(json::member(&branch, "description"));
+    let joined = theirs.map(|theirs| {
+        own.into_iter()
+            .chain([theirs])
+            .collect::<Vec<&str>>()
+            .join(" ")
+    });
+    for (key, value) in branch {
+        if key != "description" && !json::has(map, &key) {
+            map.insert(key, value);
+        }
+    }
+    if let Some(text) = joined {
+        json::set(map, "description", Value::String(text));
+    }
+    let removed = Value::Array(branches);
+    if !lift::append(map, "anyOf", &removed) {
+        // The node's text already names an `(anyOf:` fragment: the branches are written after it all the same.
+        let current = json::member(map, "description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let text = format!("{current} (anyOf: {})", lift::render("anyOf", &removed));
+        json::set(
+            map,
+            "description",
+            Value::String(text.trim_start().to_owned()),
+        );
     }
     true
 }
@@ -468,10 +607,117 @@ mod tests {
         ] {
             assert_eq!(builds(&hooked, &input), Ok(false), "{input}");
         }
+        // A union of several live branches on Google: the null branches leave (their descriptions joining the
+        // node's) and each live branch is marked nullable, then the node's annotations (its lifted default in the
+        // description) are copied into each branch and the node keeps only its `anyOf` (`google.isolate-any-of`).
+        let several = json!({"type": "object", "properties": {
+            "a": {"anyOf": [{"type": "string", "format": "uri"}, {"type": "array", "items": {"type": "string"}, "title": "A"},
+                            {"type": "null", "description": "none"}],
+                  "default": null, "description": " Either ", "title": "T"},
+            "b": {"anyOf": [{"type": "string", "description": "own"}, {"type": "integer"}], "title": "B"},
+            "c": {"anyOf": [{"type": "string"}, {"type": "number"}]}}});
+        let Some((isolated, report)) = self::built(&google, &several) else {
+            panic!("the edit look refuses {several}");
+        };
+        assert!(report.changed && !report.narrowed);
+        assert_eq!(
+            serde_json::to_string(&isolated).ok().as_deref(),
+            Some(concat!(
+                r#"{"type":"object","properties":{"a":{"anyOf":["#,
+                r#"{"type":"string","description":"Either  (default: null) none (format: uri)","nullable":true,"title":"T"},"#,
+                r#"{"type":"array","items":{"type":"string"},"title":"A","nullable":true,"description":"Either  (default: null) none"}]},"#,
+                r#""b":{"anyOf":[{"type":"string","description":"own","title":"B"},{"type":"integer","title":"B"}]},"#,
+                r#""c":{"anyOf":[{"type":"string"},{"type":"number"}]}}}"#
+            ))
+        );
+        assert_eq!(builds(&google, &several), Ok(true));
+        // Null branches beside several live ones go to the walk under another nullability policy (which narrows or
+        // keeps them); a union whose one live branch is itself such a union, or whose live branches are not all
+        // typed, goes to the walk too.
+        let nullable = json!({"type": "object", "properties": {
+            "a": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}], "title": "T"}}});
+        for options in [
+            google.clone().with_nullable(Nullable::Remove),
+            google.clone().with_nullable(Nullable::Preserve),
+        ] {
+            assert_eq!(builds(&options, &nullable), Ok(false), "{options:?}");
+        }
+        assert_eq!(
+            builds(
+                &google.clone().with_nullable(Nullable::Preserve),
+                &json!({"type": "object", "properties": {"b": several["properties"]["b"].clone()}})
+            ),
+            Ok(true)
+        );
+        // The target that merges unions instead of isolating them (Code Assist), chosen by its rule set.
+        let cca = Target::BUILTIN
+            .into_iter()
+            .find(|t| t.rules().hooks() == Hooks::NONE && t.rules().rules().merge_combinators)
+            .map(Options::for_target)
+            .expect("a built-in target without hooks merges unions");
         for input in [
-            // A union of two live branches; a number bound on a string; a draft-04 dialect; a schema for
-            // `additionalProperties`; an untyped node with a default.
-            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}}}),
+            json!({"type": "object", "properties": {"a": {"anyOf": [
+                {"anyOf": [{"type": "string"}, {"type": "integer"}]}, {"type": "null"}], "description": "d"}}}),
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"description": "any"}]}}}),
+        ] {
+            assert_eq!(builds(&google, &input), Ok(false), "{input}");
+            assert_eq!(builds(&cca, &input), Ok(false), "{input}");
+        }
+        // On Code Assist, which merges unions, a union of branches of different types cannot merge and is narrowed
+        // (`target.narrow-union`): null branches removed (narrowed under its policy), the first branch whose title
+        // does not differ from the node's kept with the node's keys and joined description, the others written into
+        // the description as edited.
+        let Some((narrowed, report)) = self::built(&cca, &several) else {
+            panic!("the edit look refuses {several} on Code Assist");
+        };
+        assert!(report.changed && report.narrowed);
+        assert_eq!(
+            serde_json::to_string(&narrowed).ok().as_deref(),
+            Some(concat!(
+                r#"{"type":"object","properties":{"a":{"description":"Either  (default: null) none (format: uri) "#,
+                r#"(anyOf: [{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"title\":\"A\"}])","title":"T","type":"string"},"#,
+                r#""b":{"title":"B","type":"string","description":"own (anyOf: [{\"type\":\"integer\"}])"},"#,
+                r#""c":{"type":"string","description":"(anyOf: [{\"type\":\"number\"}])"}}}"#
+            ))
+        );
+        assert_eq!(builds(&cca, &several), Ok(true));
+        assert_eq!(builds(&cca, &nullable), Ok(true));
+        // The kept branch is the first whose title does not differ from the node's; a node whose text already holds an
+        // `(anyOf:` fragment gets the other branches after it all the same.
+        let titled = json!({"type": "object", "properties": {
+            "a": {"anyOf": [{"type": "string", "title": "S"}, {"type": "integer"}, {"type": "number", "title": "T"}],
+                  "title": "T", "description": "see (anyOf: x)"}}});
+        let Some((narrowed, _)) = self::built(&cca, &titled) else {
+            panic!("the edit look refuses {titled} on Code Assist");
+        };
+        assert_eq!(
+            narrowed["properties"]["a"],
+            json!({"title": "T", "description": r#"see (anyOf: x) (anyOf: [{"type":"string","title":"S"},{"type":"number","title":"T"}])"#,
+                "type": "integer"})
+        );
+        assert_eq!(builds(&cca, &titled), Ok(true));
+        // A union whose branches are all of one type is merged, which the look leaves to the walk; so are null
+        // branches the policy keeps, and a union none of whose branches shares the node's title.
+        for (options, input) in [
+            (
+                &cca,
+                json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "string", "minLength": 1}]}}}),
+            ),
+            (
+                &cca.clone().with_nullable(Nullable::Preserve),
+                nullable.clone(),
+            ),
+            (
+                &cca,
+                json!({"type": "object", "properties": {"a": {"anyOf": [
+                {"type": "string", "title": "S"}, {"type": "integer", "title": "I"}], "title": "T"}}}),
+            ),
+        ] {
+            assert_eq!(builds(options, &input), Ok(false), "{input}");
+        }
+        for input in [
+            // A number bound on a string; a draft-04 dialect; a schema for `additionalProperties`; an untyped node with
+            // a default.
             json!({"type": "object", "properties": {"a": {"type": "string", "exclusiveMinimum": 1}}}),
             json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
                    "properties": {"a": {"type": "number", "exclusiveMinimum": 1}}}),

@@ -323,6 +323,16 @@ pub(super) struct Look<'r, const STRICT: bool> {
     /// Where the rule set collapses a nullable union and the look may take one, the nullability policy (one the
     /// look knows).
     pub(super) collapse: Option<Nullable>,
+    /// Where the rule set also isolates a union of several live branches (`google.isolate-any-of`), that the look
+    /// may take one ([`Look::nullable_union`] says which).
+    pub(super) isolate: bool,
+    /// Where the rule set instead merges unions (`cca.merge-combinator`), that the look may take a union of
+    /// several live branches of different types, which the merge cannot take and `target.narrow-union` narrows to
+    /// one branch ([`Look::nullable_union`] says which).
+    pub(super) narrow: bool,
+    /// Whether the look took something the walk narrows (a union narrowed, null branches removed): the report says
+    /// so.
+    pub(super) narrowed: bool,
     /// Under strict, the OpenAI strict limits of the profile, if it has them; `counts` holds what they count.
     limits: Option<OpenAiLimits>,
     counts: LimitCounts,
@@ -472,6 +482,9 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             enter: None,
             edited: false,
             collapse: None,
+            isolate: false,
+            narrow: false,
+            narrowed: false,
             limits: None,
             counts: LimitCounts::default(),
             count_unions: false,
@@ -760,6 +773,15 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     /// takes apart (an edit) and everything below it passes the plain look: beside `anyOf` only a `description`, a
     /// `title` and a scalar `default`; one branch not of type `null`, which the look accepts, and at least one of
     /// type `null` with at most a `description` beside it.
+    ///
+    /// Where the rule set also isolates unions ([`Look::isolate`]), a union of several branches not of type `null`
+    /// is taken too: each such branch typed by a `type` string, and null branches only under the `nullable` marker
+    /// (which `google.collapse-nullable` sets on each live branch instead; without it the walk narrows), a `default`
+    /// only where the keep-list strips it (it is lifted into the node's description before isolation copies that
+    /// into each branch). Where it merges unions instead ([`Look::narrow`]), such a union is taken where its live
+    /// branches are not all of one type (the merge fails, and the union is narrowed to its first branch whose
+    /// `title` does not differ from the node's), null branches only under the policy that removes them.
+    #[inline(never)]
     fn nullable_union(&mut self, map: &Map<String, Value>, depth: usize) -> bool {
         self.edited = true;
         let mut branches: &[Value] = &[];
@@ -777,7 +799,12 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
         }
         let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
         let live = branches.iter().filter(|b| !null(b)).count();
-        if live != 1 || branches.len() < 2 || self.literal_bytes > self.max_literal_bytes {
+        let taken = if live == 1 && branches.len() > 1 {
+            !nested(branches)
+        } else {
+            live > 1 && self.several(map, branches, live)
+        };
+        if !taken || self.literal_bytes > self.max_literal_bytes {
             return false;
         }
         for branch in branches {
@@ -809,6 +836,58 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
                 return false;
             }
         }
+        true
+    }
+
+    /// Whether a union of `live` (two or more) branches not of type `null`, `map` with its `branches`, is one the
+    /// plain look isolates as `google.isolate-any-of` does or narrows as `target.narrow-union` does (see
+    /// [`Look::nullable_union`]); its members and branches are read there. A narrowed union charges, besides, a
+    /// bound of the branches the walk writes into the description.
+    #[inline(never)]
+    fn several(&mut self, map: &Map<String, Value>, branches: &[Value], live: usize) -> bool {
+        fn ty(branch: &Value) -> Option<&str> {
+            match branch {
+                Value::Object(branch) => json::member(branch, "type").and_then(Value::as_str),
+                _ => None,
+            }
+        }
+        let shape = branches.len() <= 16
+            && branches.iter().all(|branch| ty(branch).is_some())
+            && json::member(map, "default")
+                .is_none_or(|value| self.keep.is_some_and(|keep| !keep.keeps("default", value)));
+        if !shape {
+            return false;
+        }
+        if self.isolate {
+            return live == branches.len() || self.collapse == Some(Nullable::Marker);
+        }
+        if !self.narrow || (live < branches.len() && self.collapse != Some(Nullable::Remove)) {
+            return false;
+        }
+        let live_types = || branches.iter().filter_map(ty).filter(|t| *t != "null");
+        let first = live_types().next();
+        let title = json::member(map, "title");
+        // The branch the narrowing keeps: one whose `title`, the only key beside the description it may share with
+        // the node, does not differ from the node's.
+        let compatible = |branch: &Value| {
+            ty(branch) != Some("null")
+                && title.is_none_or(|own| branch.get("title").is_none_or(|t| t == own))
+        };
+        if live_types().all(|t| Some(t) == first) || !branches.iter().any(compatible) {
+            return false;
+        }
+        // The branches the narrowing leaves, as edited, are charged once more in the description: at most four
+        // times their compact length (each lifted fragment repeats a member's text with a few bytes around it).
+        let written = branches
+            .iter()
+            .map(|branch| {
+                json::compact_len(branch)
+                    .saturating_mul(4)
+                    .saturating_add(64)
+            })
+            .fold(0usize, usize::saturating_add);
+        self.literal_bytes = self.literal_bytes.saturating_add(written);
+        self.narrowed = true;
         true
     }
 
@@ -867,6 +946,18 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             && required_kept
             && (!rules.google_values || google_kept(node, ty))
     }
+}
+
+/// Whether one of `branches` is itself a union of several branches not of type `null`: collapsing a union of one
+/// live branch gives the node that union and its own keys, which isolation or the merge then rewrites again; the
+/// look leaves that to the walk.
+#[inline(never)]
+fn nested(branches: &[Value]) -> bool {
+    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    branches.iter().any(|branch| match branch.get("anyOf") {
+        Some(Value::Array(inner)) => inner.iter().filter(|b| !null(b)).count() > 1,
+        _ => false,
+    })
 }
 
 /// Strict's shapes: no union beside a type, an `enum` only on a string, `properties` and `required` only on an object
@@ -1630,6 +1721,9 @@ pub(super) mod tests {
             Just(json!({"type": "integer", "minimum": 0})),
             Just(json!({"type": "string", "enum": ["a", "b"]})),
             Just(json!({"type": "boolean", "description": "d"})),
+            // Titles beside a union's own (which Code Assist's narrowing compares).
+            Just(json!({"type": "number", "title": "T"})),
+            Just(json!({"type": "string", "title": "S"})),
             Just(json!({"type": "null"})),
             Just(json!(true)),
         ];
@@ -1637,8 +1731,20 @@ pub(super) mod tests {
             let inner = inner.boxed();
             prop_oneof![
                 8 => typed(inner.clone()),
-                1 => prop::collection::vec(inner.clone(), 1..3)
-                    .prop_map(|branches| json!({"anyOf": branches, "description": "u"})),
+                1 => (prop::collection::vec(inner.clone(), 1..4), prop::sample::select(vec![
+                    json!({"description": "u"}),
+                    json!({"description": " u ", "title": "T"}),
+                    json!({"title": "T", "default": null}),
+                    json!({}),
+                    json!({"default": "x", "description": ""}),
+                ]))
+                    .prop_map(|(branches, annotations)| {
+                        let mut union = json!({"anyOf": branches});
+                        if let (Value::Object(union), Value::Object(annotations)) = (&mut union, annotations) {
+                            union.extend(annotations);
+                        }
+                        union
+                    }),
                 1 => node(&inner),
             ]
         })
