@@ -480,6 +480,8 @@ struct Shared {
     stub_site: Option<String>,
     /// Pointers of `anyOf` nodes the walk made itself (a flattened tuple), whose branches a climb passes through.
     made_unions: Vec<String>,
+    /// Pointers of union branches strict closed from open objects (see [`NodeCtx::note_closed_by_strict`]).
+    closed_by_strict: Vec<String>,
     /// How many changes made the schema admit fewer values (recorded or not; see [`NodeCtx::count`]).
     narrowed: usize,
     /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and the ones a pass
@@ -811,6 +813,7 @@ impl NodeCtx<'_> {
         Checkpoint {
             changes: self.shared.changes.len(),
             defs: self.shared.defs.len(),
+            closed_by_strict: self.shared.closed_by_strict.len(),
             narrowed: self.shared.narrowed,
             tightened: self.shared.tightened,
         }
@@ -820,6 +823,7 @@ impl NodeCtx<'_> {
     pub fn rollback(&mut self, mark: Checkpoint) {
         self.shared.changes.truncate(mark.changes);
         self.shared.defs.truncate(mark.defs);
+        self.shared.closed_by_strict.truncate(mark.closed_by_strict);
         self.shared.narrowed = mark.narrowed;
         self.shared.tightened = mark.tightened;
         self.shared.climb = None;
@@ -972,6 +976,20 @@ impl NodeCtx<'_> {
         }
     }
 
+    /// Notes that strict closed the object node being visited, which was open before: a closed object found later at
+    /// the same pointer (a node walked twice, as a `$ref` target and merged) is then not one closed as written.
+    pub fn note_closed_by_strict(&mut self) {
+        self.shared
+            .closed_by_strict
+            .push(self.shared.pointer.clone());
+    }
+
+    /// Whether strict closed an open object node at `pointer` ([`NodeCtx::note_closed_by_strict`]) in this walk,
+    /// counting no walk undone by [`NodeCtx::rollback`].
+    pub fn closed_by_strict(&self, pointer: &str) -> bool {
+        self.shared.closed_by_strict.iter().any(|p| p == pointer)
+    }
+
     /// Marks the `anyOf` at `pointer` as made by the walk: a climb passes through its branches instead of removing
     /// one.
     pub fn mark_made_union(&mut self, pointer: String) {
@@ -1090,6 +1108,7 @@ impl NodeCtx<'_> {
 pub struct Checkpoint {
     changes: usize,
     defs: usize,
+    closed_by_strict: usize,
     narrowed: usize,
     tightened: usize,
 }
@@ -1190,6 +1209,7 @@ pub fn walk_detailed(
         climb: None,
         stub_site: None,
         made_unions: Vec::new(),
+        closed_by_strict: Vec::new(),
         narrowed: 0,
         tightened: 0,
         cuts_done: vec![false; cuts],

@@ -6,6 +6,7 @@ use llmshim_core::walk::{Hooks, Settings};
 use llmshim_core::{ChangeKind, FallbackKind, FallbackReason, NodeCtx, Pass, json, keyword};
 use serde_json::{Map, Value};
 
+use crate::distribute;
 use crate::null::admits_null;
 
 /// W26, strict part: closes every node whose `type` is the string `"object"`, when strict is effective.
@@ -60,7 +61,26 @@ impl Pass for CloseObjects {
         if json::member(map, "type").and_then(Value::as_str) != Some("object") {
             return Ok(());
         }
-        if union_carries_the_object(map) {
+        // A union branch strict closes from an open object is noted: a closed branch not noted was closed as
+        // written, and admits none of its object's other names.
+        if json::member(map, "additionalProperties") != Some(&Value::Bool(false))
+            && is_union_branch(cx.pointer())
+        {
+            cx.note_closed_by_strict();
+        }
+        if let Some(key) = distribute::union_key(map) {
+            return carry_into_branches(map, key, cx);
+        }
+        let carried = union_carries_the_object(map, cx);
+        if carried.is_none() {
+            // A kept reference among the branches whose definition is not walked yet: whether it is an object that
+            // could carry this node is unknown, and closed empty the node would admit only `{}`.
+            return Err(cx.fail(
+                FallbackKind::StrictUnsupported,
+                "an object whose union carries it has a branch behind a reference not yet walked",
+            ));
+        }
+        if carried == Some(true) {
             // Closing this node as an empty object would admit only `{}` beside branches that each require their
             // own properties, so nothing at all; its union already says it is an object, each branch closed.
             for key in ["type", "properties", "required"] {
@@ -73,11 +93,69 @@ impl Pass for CloseObjects {
     }
 }
 
+/// Whether `pointer` names a branch of an `anyOf` or a `oneOf`.
+fn is_union_branch(pointer: &str) -> bool {
+    let mut tokens = pointer.rsplit('/');
+    tokens
+        .next()
+        .is_some_and(|index| index.bytes().all(|b| b.is_ascii_digit()))
+        && tokens
+            .next()
+            .is_some_and(|key| key == "anyOf" || key == "oneOf")
+}
+
+/// Closes an object node that holds properties of its own beside an `anyOf` or `oneOf` (`key`): its shape is closed
+/// on a copy, then carried into every branch of its union (`distribute`), and the node keeps its union and
+/// annotations, recorded as `strict.close-object`, rewritten, at `<object>/properties`. Where the shape cannot be
+/// carried soundly into a branch, strict is given up at the node (`strict_unsupported`).
+fn carry_into_branches(
+    map: &mut Map<String, Value>,
+    key: &str,
+    cx: &mut NodeCtx<'_>,
+) -> Result<(), FallbackReason> {
+    let mut shape = Map::new();
+    for k in ["properties", "required"] {
+        if let Some(value) = json::member(map, k) {
+            shape.insert(k.to_owned(), value.clone());
+        }
+    }
+    let diagnostics = cx.settings().diagnostics;
+    let mut wrapped = Vec::new();
+    let closed = close_object(&mut shape, |name| {
+        if diagnostics {
+            wrapped.push(name.to_owned());
+        }
+    });
+    if let Err(unclosable) = closed {
+        let kind = match unclosable {
+            Unclosable::RequiredNotStrings => FallbackKind::InvalidSchema,
+            _ => FallbackKind::StrictUnsupported,
+        };
+        return Err(cx.fail(kind, unclosable.to_string()));
+    }
+    let properties = match json::remove(&mut shape, "properties") {
+        Some(Value::Object(properties)) => properties,
+        _ => Map::new(),
+    };
+    if let Err(why) = distribute::carry_into_branches(map, key, &properties, cx) {
+        return Err(cx.fail(FallbackKind::StrictUnsupported, why));
+    }
+    for name in wrapped {
+        cx.record_at(
+            NULLABLE_OPTIONAL,
+            ChangeKind::Rewritten,
+            &["properties", &name],
+        );
+    }
+    cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, Some("properties"));
+    Ok(())
+}
+
 /// Whether an object node declares nothing of its own shape (no `properties` but empty ones, no `required` but an
-/// empty list, no `additionalProperties` nor any other object keyword) while its `anyOf` or `oneOf` branches are
-/// each an object schema closed by strict (`additionalProperties: false`, as their walk left them): the union
-/// carries the object, and the node's `type` and empty `properties` and `required` are what remains to drop.
-fn union_carries_the_object(map: &Map<String, Value>) -> bool {
+/// empty list, no `additionalProperties` nor any other object keyword) while its `anyOf` or `oneOf` branches each
+/// carry an object ([`carries_an_object`]): the union carries the object, and the node's `type` and empty
+/// `properties` and `required` are what remains to drop. `None` where that turns on a kept definition not yet walked.
+fn union_carries_the_object(map: &Map<String, Value>, cx: &NodeCtx<'_>) -> Option<bool> {
     let mut union = None;
     for (key, value) in map {
         let shape_free = match (key.as_str(), value) {
@@ -90,18 +168,71 @@ fn union_carries_the_object(map: &Map<String, Value>) -> bool {
             (key, _) => key == "type" || keyword::ANNOTATIONS.contains(&key),
         };
         if !shape_free {
-            return false;
+            return Some(false);
         }
     }
-    union.is_some_and(|branches| {
-        !branches.is_empty()
-            && branches.iter().all(|branch| {
-                branch.as_object().is_some_and(|b| {
-                    json::member(b, "type").and_then(Value::as_str) == Some("object")
-                        && json::member(b, "additionalProperties") == Some(&Value::Bool(false))
-                })
-            })
-    })
+    let Some(branches) = union.filter(|b| !b.is_empty()) else {
+        return Some(false);
+    };
+    let mut known = true;
+    for branch in branches {
+        match carries_an_object(branch, cx, 0) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => known = false,
+        }
+    }
+    // Only a branch whose definition is still being walked leaves it open, and only where every other branch
+    // carries an object (otherwise the node is closed as before).
+    known.then_some(true)
+}
+
+/// How deep [`carries_an_object`] follows unions and kept definitions.
+const CARRY_DEPTH: usize = 8;
+
+/// Whether a walked branch admits only objects, each closed by strict: an object schema with
+/// `additionalProperties: false`, an untyped union (annotations besides) of such branches, or a kept reference
+/// whose walked definition is one. `None` for a kept reference whose definition is not walked yet.
+fn carries_an_object(branch: &Value, cx: &NodeCtx<'_>, depth: usize) -> Option<bool> {
+    if depth > CARRY_DEPTH {
+        return Some(false);
+    }
+    if let Some(name) = llmshim_core::defs::site_name(branch) {
+        return cx
+            .definition(name)
+            .and_then(|definition| carries_an_object(definition, cx, depth + 1));
+    }
+    let Some(b) = branch.as_object() else {
+        return Some(false);
+    };
+    if json::member(b, "type").and_then(Value::as_str) == Some("object") {
+        return Some(json::member(b, "additionalProperties") == Some(&Value::Bool(false)));
+    }
+    let union = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| json::member(b, k).is_some_and(Value::is_array));
+    let Some(union) = union else {
+        return Some(false);
+    };
+    if b.keys()
+        .any(|k| k != union && !keyword::ANNOTATIONS.contains(&k.as_str()))
+    {
+        return Some(false);
+    }
+    let Some(Value::Array(inner)) =
+        json::member(b, union).filter(|u| u.as_array().is_some_and(|u| !u.is_empty()))
+    else {
+        return Some(false);
+    };
+    let mut known = true;
+    for sub in inner {
+        match carries_an_object(sub, cx, depth + 1) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => known = false,
+        }
+    }
+    known.then_some(true)
 }
 
 /// `required` lists longer than this are put in a hash set to look names up; shorter ones are scanned.

@@ -64,6 +64,7 @@
 mod check;
 mod close;
 mod counters;
+mod distribute;
 mod keep_list;
 mod limits;
 mod null;

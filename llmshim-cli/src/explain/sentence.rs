@@ -253,6 +253,12 @@ pub fn what(change: &Change, input: &Value, output: &Value) -> String {
                 which carry it"
             .to_owned();
     }
+    // An object whose own properties went into each branch of its union, which now carries it.
+    if change.rule == "strict.close-object" && path.last().is_some_and(|t| t == "properties") {
+        return "moved the object's own properties into each branch of its `anyOf`, beside the branch's, and closed \
+                each branch on both: closed apart, the object and a branch declaring other names would admit nothing"
+            .to_owned();
+    }
     if NODE_RULES.contains(&change.rule.as_ref()) {
         return node_sentence(change, now);
     }

@@ -2969,3 +2969,112 @@ fn a_strict_object_carried_by_its_union_admits_what_its_branches_admit() {
         );
     }
 }
+
+/// Under strict, an object node with properties of its own beside a union of object branches that declare other
+/// names (the first Known gap of `a127a48`, SchemaStore's `function.json` bindings and `debugsettings.json` profiles)
+/// is no longer closed on its own names beside branches closed on theirs, which together admitted nothing: its
+/// properties go into each branch, closed on both (`strict.close-object` at `<object>/properties`). The instances
+/// valid against the input, written as strict writes them (each optional name present, null when left out), are
+/// valid against every strict target's output; one no branch admits is not.
+#[test]
+fn a_strict_object_with_properties_beside_its_union_admits_what_node_and_branch_admit() {
+    let input = json!({"type": "object", "properties": {"x": {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "required": ["b"],
+        "anyOf": [
+            {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"properties": {"c": {"type": "string", "enum": ["p", "q"]}}, "required": ["c"]}
+        ]
+    }}, "required": ["x"]});
+    let valid = [
+        json!({"x": {"a": "s", "b": 1}}),
+        json!({"x": {"b": 1, "c": "p"}}),
+        json!({"x": {"a": "s", "b": 1, "c": "q"}}),
+    ];
+    // The same instances as strict writes them: every declared name present, null where it was left out.
+    let written = [
+        json!({"x": {"a": "s", "b": 1}}),
+        json!({"x": {"a": null, "b": 1, "c": "p"}}),
+        json!({"x": {"a": "s", "b": 1, "c": "q"}}),
+    ];
+    let input_validator = validate::compile(&input).expect("the input compiles");
+    for instance in &valid {
+        assert!(
+            validate::errors(&input_validator, instance).is_empty(),
+            "{instance}"
+        );
+    }
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let options = Options::for_target(target).with_strict(true);
+        let mut output = input.clone();
+        let report = Normalizer::default().normalize_with(&options, &mut output);
+        assert!(
+            report.strict && !report.used_fallback && !report.narrowed,
+            "{target}: {report:?}"
+        );
+        let validator = validate::compile(&output).expect("the output compiles");
+        for instance in &written {
+            assert!(
+                validate::errors(&validator, instance).is_empty(),
+                "{target}: {instance} against {output}"
+            );
+        }
+        // Neither branch: no `a` and no `c`.
+        assert!(
+            !validate::errors(&validator, &json!({"x": {"a": null, "b": 1, "c": null}})).is_empty(),
+            "{target}: {output}"
+        );
+    }
+}
+
+/// Under strict, an object node whose union carries it while one branch is a kept recursive reference (SchemaStore's
+/// `rudder-techniques.json` `item`: a block, which holds items again, or a method call) is no longer closed as an
+/// empty object beside that branch: the reference's walked definition is a closed object, so the union carries the
+/// object as it does where every branch is written in place (`strict.close-object` at `<object>/type`).
+#[test]
+fn a_strict_object_carried_by_a_union_with_a_kept_reference_admits_what_its_branches_admit() {
+    let input = json!({
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/item"}},
+        "required": ["x"],
+        "$defs": {
+            "item": {"type": "object", "anyOf": [
+                {"$ref": "#/$defs/block"},
+                {"type": "object", "properties": {"m": {"type": "string"}}, "required": ["m"]}
+            ]},
+            "block": {"type": "object", "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+                      "required": ["items"]}
+        }
+    });
+    let instances = [
+        json!({"x": {"m": "s"}}),
+        json!({"x": {"items": [{"m": "s"}, {"items": []}]}}),
+    ];
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let options = Options::for_target(target).with_strict(true);
+        let mut output = input.clone();
+        let report = Normalizer::default().normalize_with(&options, &mut output);
+        assert!(
+            report.strict && !report.used_fallback,
+            "{target}: {report:?}"
+        );
+        let validator = validate::compile(&output).expect("the output compiles");
+        for instance in &instances {
+            assert!(
+                validate::errors(&validator, instance).is_empty(),
+                "{target}: {instance} against {output}"
+            );
+        }
+    }
+}
