@@ -68,7 +68,10 @@ impl Pass for CloseObjects {
         {
             cx.note_closed_by_strict();
         }
-        if let Some(key) = distribute::union_key(map) {
+        // Below a schema `additionalProperties`, which closing its object drops whole, the node is closed as any.
+        if let Some(key) = distribute::union_key(map)
+            && !below_additional_properties(cx.pointer())
+        {
             return carry_into_branches(map, key, cx);
         }
         let carried = union_carries_the_object(map, cx);
@@ -91,6 +94,21 @@ impl Pass for CloseObjects {
         }
         close(map, cx)
     }
+}
+
+/// Whether `pointer` passes through an `additionalProperties` schema (a token `additionalProperties` that is not a
+/// name under a keyword of named schemas).
+fn below_additional_properties(pointer: &str) -> bool {
+    let mut previous = "";
+    pointer.split('/').any(|token| {
+        let found = token == "additionalProperties"
+            && !matches!(
+                previous,
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+            );
+        previous = token;
+        found
+    })
 }
 
 /// Whether `pointer` names a branch of an `anyOf` or a `oneOf`.
