@@ -24,6 +24,10 @@ use crate::null::admits_null;
 ///    once per node whenever steps 1, 3 or 4 changed it); a non-empty schema it replaces is recorded as dropped
 ///    (`strict.close-object`, dropped, at `<object>/additionalProperties`).
 ///
+/// An object node whose union carries it is not closed itself: where its only shape is an `anyOf` or `oneOf` of
+/// closed objects its `type` is dropped, and where it declares `properties` of its own beside such a union they are
+/// carried into every branch, closed there on both (`distribute`); where neither is sound, strict fails at the node.
+///
 /// The "originally required" names are read from `required` in `leave`: no step between W24 and W26 edits the
 /// node's own `required`. Without strict, or on any other node, the pass does nothing. Closing is idempotent.
 ///
