@@ -55,9 +55,9 @@ pub(crate) fn union_key(map: &Map<String, Value>) -> Option<&'static str> {
         .find(|key| json::member(map, key).is_some_and(Value::is_array))
 }
 
-/// The node's `properties` as closing leaves them, and whether the node was closed as written. Each branch of the
-/// node's union `key` is rebuilt with the node's properties beside its own, where it can be; the first reason it
-/// cannot is returned and nothing is written. On success the node keeps its union and annotations only.
+/// Rebuilds each branch of the node's union `key` with the node's properties, `closed_properties` as closing leaves
+/// them, beside its own. The first reason a branch cannot take them is returned and nothing is written; on success
+/// the node keeps its union and annotations only.
 pub(crate) fn carry_into_branches(
     map: &mut Map<String, Value>,
     key: &str,
@@ -92,7 +92,7 @@ pub(crate) fn carry_into_branches(
     let merged = branches
         .iter()
         .enumerate()
-        .map(|(i, branch)| node.into_branch(branch, &format!("{at}/{i}"), cx))
+        .map(|(i, branch)| node.carried_into(branch, &format!("{at}/{i}"), cx))
         .collect::<Result<Vec<_>, _>>()?;
     json::set(map, key, Value::Array(merged));
     for k in SHAPE {
@@ -112,7 +112,7 @@ struct Shape<'a> {
 impl Shape<'_> {
     /// The branch at `pointer` with the node's shape carried into it: a closed object branch takes the node's
     /// properties beside its own, a branch that is itself a union (no type of its own) passes them to its branches.
-    fn into_branch(
+    fn carried_into(
         &self,
         branch: &Value,
         pointer: &str,
@@ -122,7 +122,7 @@ impl Shape<'_> {
             return Err("a union branch beside the object's properties is not a schema object");
         };
         if json::member(b, "type").and_then(Value::as_str) == Some("object") {
-            return self.into_object(b, pointer, cx).map(Value::Object);
+            return self.carried_into_object(b, pointer, cx).map(Value::Object);
         }
         let union = ["anyOf", "oneOf"]
             .into_iter()
@@ -138,7 +138,7 @@ impl Shape<'_> {
         let mut out = b.clone();
         if let Some(Value::Array(inner)) = json::member_mut(&mut out, union) {
             for (j, sub) in inner.iter_mut().enumerate() {
-                *sub = self.into_branch(sub, &format!("{pointer}/{union}/{j}"), cx)?;
+                *sub = self.carried_into(sub, &format!("{pointer}/{union}/{j}"), cx)?;
             }
         }
         Ok(Value::Object(out))
@@ -146,7 +146,7 @@ impl Shape<'_> {
 
     /// A closed object branch with the node's properties beside its own: on a name both declare the two schemas
     /// met, then the branch's other names; every name required and the object closed again.
-    fn into_object(
+    fn carried_into_object(
         &self,
         b: &Map<String, Value>,
         pointer: &str,
