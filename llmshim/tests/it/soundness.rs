@@ -3078,3 +3078,54 @@ fn a_strict_object_carried_by_a_union_with_a_kept_reference_admits_what_its_bran
         }
     }
 }
+
+/// Under strict alone, a union branch the strict keep-list leaves with annotations alone (its `not` lifted) takes
+/// its node's one type in place, as on Google and Code Assist (`walk.infer-type`; the third Known gap of `a127a48`,
+/// `uxp-manifest-5.json` and `lmb-whois-mcp`'s `whois_ip`): it was left untyped, and the schema demoted. An object
+/// branch typed so is closed empty and takes its node's properties (`strict.close-object`), so the strict output
+/// admits what the input admits, the lifted `not`s aside (their documented widening).
+#[test]
+fn a_strict_union_branch_emptied_by_the_keep_list_takes_its_nodes_type_in_place() {
+    let input = json!({"type": "object", "properties": {
+        "x": {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "required": ["a"],
+            "anyOf": [{"not": {"required": ["b"]}}, {"properties": {"b": {"minimum": 0}}}]
+        },
+        "s": {"type": "string", "anyOf": [{"not": {"const": "p"}}, {"not": {"const": "q"}}]}
+    }, "required": ["x", "s"]});
+    let valid = [
+        json!({"x": {"a": "v"}, "s": "z"}),
+        json!({"x": {"a": "v", "b": 3}, "s": "p"}),
+    ];
+    let written = [
+        json!({"x": {"a": "v", "b": null}, "s": "z"}),
+        json!({"x": {"a": "v", "b": 3}, "s": "p"}),
+    ];
+    let input_validator = validate::compile(&input).expect("the input compiles");
+    for instance in &valid {
+        assert!(validate::errors(&input_validator, instance).is_empty(), "{instance}");
+    }
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let options = Options::for_target(target).with_strict(true);
+        let mut output = input.clone();
+        let report = Normalizer::default().normalize_with(&options, &mut output);
+        assert!(
+            report.strict && !report.used_fallback,
+            "{target}: {report:?} {output}"
+        );
+        let validator = validate::compile(&output).expect("the output compiles");
+        for instance in &written {
+            assert!(
+                validate::errors(&validator, instance).is_empty(),
+                "{target}: {instance} against {output}"
+            );
+        }
+    }
+}

@@ -60,13 +60,13 @@ impl Pass for NarrowAny {
     }
 
     fn leave(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
-        // On a target that needs a type on every node, a union branch of a node with one type that the keep-lists
-        // left with annotations alone (its `not` lifted, say) takes that type as a branch written that way does: the
-        // type narrows nothing there, and the branch is then what the walk of a `$ref` target's merged node, which
-        // visits the lifted branch again, finds. Under strict alone the branch is left to fail as before: closing
-        // would make an object branch admit only `{}`.
+        // Where every node needs a type (a target that says so, or strict), a union branch of a node with one type
+        // that the keep-lists left with annotations alone (its `not` lifted, say) takes that type as a branch written
+        // that way does: the type narrows nothing there, and the branch is then what the walk of a `$ref` target's
+        // merged node, which visits the lifted branch again, finds. Under strict an object branch typed so is closed
+        // empty, and its object's own properties are then carried into it (`strict.close-object`).
         let emptied_branch = || {
-            self.require_type
+            (self.require_type || cx.settings().strict)
                 && cx.position().conjunct.is_some()
                 && !cx.position().root
                 && !cx.intermediate()
