@@ -3105,7 +3105,10 @@ fn a_strict_union_branch_emptied_by_the_keep_list_takes_its_nodes_type_in_place(
     ];
     let input_validator = validate::compile(&input).expect("the input compiles");
     for instance in &valid {
-        assert!(validate::errors(&input_validator, instance).is_empty(), "{instance}");
+        assert!(
+            validate::errors(&input_validator, instance).is_empty(),
+            "{instance}"
+        );
     }
     for target in [
         Target::OpenAiChat,

@@ -17,8 +17,9 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 /// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object. Nor is an
 /// intermediate root: the node it is merged into is judged with the merged keys. Nor is a union branch of a node
 /// with one type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
-/// (recorded as `walk.infer-type`); on a target that needs a type on every node, such a branch gets it also where the
-/// keep-lists leave it with annotations alone (a lifted `not`), since the type narrows nothing there either.
+/// (recorded as `walk.infer-type`); where every node needs a type (such a target, or strict), such a branch gets it
+/// also where the keep-lists leave it with annotations alone (a lifted `not`), since the type narrows nothing there
+/// either.
 #[derive(Clone, Copy, Debug)]
 pub struct NarrowAny {
     require_type: bool,
