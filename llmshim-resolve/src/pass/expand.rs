@@ -437,7 +437,7 @@ impl<'a> Expand<'_, 'a> {
     }
 
     /// The next link of a chain of references: the node of `target` is a `$ref` (its siblings win over its own
-    /// target) or a one-entry `allOf` of a bare `$ref` (its other keys lose to the entry).
+    /// target) or a one-entry `allOf` of a `$ref` (its other keys lose to the entry, whose siblings win).
     fn link(
         &self,
         target: &Resource<'a>,
@@ -453,13 +453,18 @@ impl<'a> Expand<'_, 'a> {
                     .collect();
                 (reference.as_str(), inner, true)
             } else {
-                let reference = single_entry_reference(map)?;
+                let (reference, siblings) = single_entry_reference(map)?;
                 let inner: Map<String, Value> = map
                     .iter()
                     .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
-                (reference, inner, false)
+                let absolute = uri::join(&target.base, reference).ok()?;
+                let next = self.registry.resolve(&absolute, "").ok()?;
+                // The node's other keys lose to the entry, whose siblings win over its target.
+                let around = around.through(inner, false);
+                let siblings = with_node_properties(siblings, &around.under);
+                return Some((absolute, next, around.through(siblings, true)));
             };
         let absolute = uri::join(&target.base, reference).ok()?;
         let next = self.registry.resolve(&absolute, "").ok()?;
@@ -640,8 +645,9 @@ impl<'a> Expand<'_, 'a> {
         Ok(Flow::Done)
     }
 
-    /// A node whose one-entry `allOf` is a bare reference, outside root position: kept when the reference is (the
-    /// node's other keys lose to the target, as W14 merges them); otherwise W14 merges the entry as usual.
+    /// A node whose one-entry `allOf` is a reference, outside root position: kept when the reference is (the entry's
+    /// siblings win over the target, and the node's other keys lose to both, as W14 merges them); otherwise W14 merges
+    /// the entry as usual.
     fn entry_site(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
         if !matches!(cx.settings().recursion, Recursion::KeepRefs { .. }) || cx.position().root {
             return Ok(Flow::Continue);
@@ -649,7 +655,7 @@ impl<'a> Expand<'_, 'a> {
         let Some(map) = node.as_object() else {
             return Ok(Flow::Continue);
         };
-        let Some(reference) = single_entry_reference(map) else {
+        let Some((reference, siblings)) = single_entry_reference(map) else {
             return Ok(Flow::Continue);
         };
         let Ok(absolute) = uri::join(cx.base(), reference) else {
@@ -658,27 +664,37 @@ impl<'a> Expand<'_, 'a> {
         let Ok(target) = self.registry.resolve(&absolute, cx.pointer()) else {
             return Ok(Flow::Continue);
         };
-        let mut around = Around {
-            over: Map::new(),
-            under: map
-                .iter()
-                .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        };
-        // The target wins, but not on `type` where the node's own type excludes some of the target's kinds, as W14
-        // merges an entry (`walk.merge-all-of`): the kinds both admit win over the target's, and none admits nothing.
-        if let (Some(own), Some(theirs)) = (
-            json::member(map, "type"),
-            target
+        // The entry's siblings win over its target (`resolve.inline-ref`), and the node's other keys lose to both.
+        let under: Map<String, Value> = map
+            .iter()
+            .filter(|(k, _)| merged_key(k) && k.as_str() != "allOf")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let siblings_len = siblings.len();
+        let over = with_node_properties(siblings, &under)
+            .into_iter()
+            .map(|(k, v)| (camel(&k).to_owned(), v))
+            .collect();
+        let bare = siblings_len == 0;
+        let mut around = Around { over, under };
+        // The entry wins, but not on `type` where the node's own type excludes some of the entry's kinds, as W14
+        // merges an entry (`walk.merge-all-of`): the kinds both admit win over the entry's, and none admits nothing.
+        let entry_type = match json::member(&around.over, "type") {
+            Some(t) => Some(t.clone()),
+            None => target
                 .value
                 .as_object()
-                .and_then(|t| json::member(t, "type")),
-        ) {
+                .and_then(|t| json::member(t, "type"))
+                .cloned(),
+        };
+        if let (Some(own), Some(theirs)) = (json::member(map, "type"), entry_type.as_ref()) {
             match steps::single_entry_type(own, theirs) {
                 Some(Ok(shared)) => {
                     around.over.insert("type".to_owned(), shared);
                 }
+                // An entry with siblings is left to W14, which walks it first and merges what remains (a kept
+                // reference beside the node's type, which strict then gives up), as before such entries were kept here.
+                Some(Err(_)) if !bare => return Ok(Flow::Continue),
                 Some(Err(message)) => return Err(cx.fail(FallbackKind::InvalidSchema, message)),
                 None => {}
             }
@@ -875,16 +891,43 @@ impl<'a> Expand<'_, 'a> {
     }
 }
 
-/// The `$ref` of a node's one-entry `allOf` whose entry is a bare reference (its only key).
-fn single_entry_reference(map: &Map<String, Value>) -> Option<&str> {
-    match json::member(map, "allOf") {
-        Some(Value::Array(entries)) if entries.len() == 1 => entries[0]
-            .as_object()
-            .filter(|e| e.len() == 1)
-            .and_then(|e| e.get("$ref"))
-            .and_then(Value::as_str),
-        _ => None,
+/// The siblings of a one-entry `allOf`'s reference, with the `properties` of the node around the `allOf` (`under`)
+/// joined into theirs: the siblings replace the target's `properties` (`resolve.inline-ref`), and the entry then joins
+/// the node's (`walk.merge-all-of`), the node keeping the names only it declares and the entry winning on a shared
+/// one. Applied after the node's keys, as siblings are, the siblings' `properties` would otherwise drop the node's.
+fn with_node_properties(
+    mut siblings: Map<String, Value>,
+    under: &Map<String, Value>,
+) -> Map<String, Value> {
+    if let (Some(Value::Object(own)), Some(Value::Object(theirs))) = (
+        json::member(under, "properties"),
+        siblings.get("properties"),
+    ) {
+        let mut joined = own.clone();
+        for (name, schema) in theirs {
+            joined.insert(name.clone(), schema.clone());
+        }
+        siblings.insert("properties".to_owned(), Value::Object(joined));
     }
+    siblings
+}
+
+/// The `$ref` of a node's one-entry `allOf` whose entry is a reference, with the entry's other keys (its siblings,
+/// which win over the target; empty for a bare reference).
+fn single_entry_reference(map: &Map<String, Value>) -> Option<(&str, Map<String, Value>)> {
+    let Some(Value::Array(entries)) = json::member(map, "allOf") else {
+        return None;
+    };
+    let [Value::Object(entry)] = entries.as_slice() else {
+        return None;
+    };
+    let reference = entry.get("$ref").and_then(Value::as_str)?;
+    let siblings = entry
+        .iter()
+        .filter(|(k, _)| merged_key(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some((reference, siblings))
 }
 
 /// Siblings win: a target key a sibling replaces never reaches the result, so the target is walked with the

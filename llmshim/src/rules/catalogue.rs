@@ -275,7 +275,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "resolve.keep-recursive-ref",
         kinds: &[Rewritten],
         step: "W7",
-        what: "Keeps a reference to a recursive target as a bare `$ref` into one root `$defs` of normalized definitions.",
+        what: "Keeps a reference to a recursive target as a bare `$ref` into one root `$defs` of normalized definitions. A node whose one-entry `allOf` is such a reference is kept where the node stands: the definition is the target with the entry's siblings winning over its keys and the node's other keys losing to both, the node's `properties` joined with the entry's.",
         why: "A recursive schema cannot be inlined, and OpenAI, Anthropic and MCP accept local references.",
         facts: &[],
         file: "llmshim-resolve/src/pass/expand.rs",

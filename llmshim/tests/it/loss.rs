@@ -3537,6 +3537,50 @@ fn a_one_entry_all_of_keeps_the_properties_only_its_node_declares() {
     }
 }
 
+/// Found by the loss property (chat, seed 20261217 at 10,000 cases), fixed: a node whose one-entry `allOf` is a
+/// recursive reference with siblings (`{"properties": {"x": ...}, "allOf": [{"properties": {"name": ...}, "$ref":
+/// "#/$defs/Tag"}]}`, `Tag` leading back to the node) lost properties. The entry was walked into a kept site of `Tag`
+/// with its siblings; merged into the node, that site met the node's own keys as siblings of its own, which replaced
+/// the entry's `properties`, so `name` vanished (and with a node typed `object`, the empty `properties` strict closing
+/// and the OpenAI targets add replaced them too). The reference of such an entry is now kept where the node stands, as a
+/// bare entry's is: the entry's siblings win over the target, and the node's keys lose to them, its properties joined.
+const RECURSIVE_ENTRY_WITH_SIBLINGS: &str = r##"{"type":"object","properties":{"p":{"$ref":"#/$defs/Node"},"q":{"$ref":"#/$defs/Typed"}},"$defs":{"Node":{"properties":{"x":{"type":"string"}},"allOf":[{"properties":{"name":{"type":"string","default":"n"}},"$ref":"#/$defs/Tag"}]},"Tag":{"items":{"$ref":"#/$defs/Node"}},"Typed":{"type":"object","allOf":[{"properties":{"name":{"type":"string","default":"n"}},"$ref":"#/$defs/Loop"}]},"Loop":{"items":{"$ref":"#/$defs/Typed"}}}}"##;
+
+#[test]
+fn a_recursive_one_entry_all_of_keeps_its_siblings_and_its_nodes_properties() {
+    let input: Value =
+        serde_json::from_str(RECURSIVE_ENTRY_WITH_SIBLINGS).expect("a JSON reproduction");
+    assert_no_loss_on_every_configuration(&input);
+    for (target, strict) in configurations() {
+        let (out, report) = normalize(&Options::for_target(target).with_strict(strict), &input);
+        let name = config_name(target, strict);
+        assert!(!report.used_fallback, "{name}: {report:?}");
+        let mut index = OutputIndex::new(&out);
+        for (property, members) in [("p", &["x", "name"][..]), ("q", &["name"][..])] {
+            let nodes = index.at(&[Step::Property(property.to_owned())]);
+            // Where recursion is not kept (Anthropic under strict), the property is cut whole and named.
+            if nodes.is_empty() {
+                let cut = format!("(recursive {property}:");
+                assert!(
+                    out["description"]
+                        .as_str()
+                        .is_some_and(|d| d.contains(&cut)),
+                    "{name}: {property} vanished: {out}"
+                );
+                continue;
+            }
+            for member in members {
+                assert!(
+                    nodes
+                        .iter()
+                        .any(|n| n.get("properties").and_then(|p| p.get(*member)).is_some()),
+                    "{name}: {property} lost {member}: {out}"
+                );
+            }
+        }
+    }
+}
+
 /// Found by the vanished-position reading on the corpus (`schemastore/netlify.json` on Google, 6 keywords), fixed: a
 /// `$ref` target is walked before the keys around it are merged in, and type inference waits for that merged node, but
 /// `google.isolate-any-of` did not: it isolated the target's union while the node had no type yet, copied none of the
