@@ -725,6 +725,21 @@ impl NodeCtx<'_> {
         kind
     }
 
+    /// Takes back the latest change by `rule` recorded at this node's `keyword` (with diagnostics), once a later step
+    /// has removed what that change added there, so that the report names no change the output does not show.
+    pub fn retract_change(&mut self, rule: &str, keyword: &str) {
+        let mut at = self.shared.pointer.clone();
+        push_token(&mut at, keyword);
+        if let Some(i) = self
+            .shared
+            .changes
+            .iter()
+            .rposition(|c| c.rule == rule && c.pointer == at)
+        {
+            self.shared.changes.remove(i);
+        }
+    }
+
     /// Takes back `count` narrowings by `rule` made in the union branches of this node's `combinator` (a change at
     /// `<node>/<combinator>/<i>`, or in a union of such a branch that a later step folded into it,
     /// `<node>/<combinator>/<i>/anyOf/<j>`), once a later step has given those branches back what the narrowing took:
