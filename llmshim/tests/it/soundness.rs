@@ -2539,6 +2539,26 @@ fn a_keyword_lifted_below_not_is_read_as_written() {
     assert!(matches!(dropped, Verdict::Unsound(..)), "{dropped:?}");
 }
 
+/// Found by the property (google-json, seed 1620 at 10,000 cases): `name` is an `allOf` of `Item`, which requires a
+/// recursive `user_id`, and a closed entry that declares no property, so it admits no object. Unrolling narrows
+/// `user_id`, which the closed entry does not declare, so the merge (`walk.merge-all-of`, relaxed) left it out, and
+/// `google.filter-required` then dropped the `required` name the result no longer declared: the output admitted
+/// `{"name": {"name": ""}}`. A closed result that leaves out a property some participant requires now fails its node,
+/// and the optional `name` is omitted.
+#[test]
+fn a_closed_all_of_merge_does_not_leave_out_a_required_property() {
+    let input = json!({"properties": {"name": {"allOf": [{"$ref": "#/$defs/Item"},
+        {"properties": {}, "required": [], "additionalProperties": false}]}}, "required": [], "$defs": {
+        "Node": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Node"}]}},
+        "Item": {"properties": {"name": {"type": "string"}, "user_id": {"$ref": "#/$defs/Tag",
+            "description": "see the definition"}}, "required": ["user_id"]},
+        "Tag": {"type": "array", "items": {"items": {"$ref": "#/$defs/Node"}}}}});
+    let found = verdict(&input, Target::GoogleJsonSchema, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    let (out, report) = normalized(&input, Target::GoogleJsonSchema);
+    assert!(out["properties"].get("name").is_none(), "{out}: {report:?}");
+}
+
 /// Found by the property (Code Assist, seed 1617 at 10,000 cases): the root's `name` is an `allOf` of a string and
 /// an integer, which admits nothing and which Code Assist cannot say, so the root's walk omits it
 /// (`target.omit-property`); the root's `$ref` target brings a union whose one branch declares `name` as any value,

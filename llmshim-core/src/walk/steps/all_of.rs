@@ -389,6 +389,22 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
         .filter(|(_, name, below)| below.is_empty() || closed_out(name))
         .map(|(_, name, _)| name.as_str())
         .collect();
+    // A closed result without a property some participant requires admits no object at all, and a target that
+    // drops `required` names its `properties` lack (Gemini's) would make it admit objects the input refused: the
+    // node fails instead, and the narrowing removes the nearest optional part around it.
+    if closes
+        && dropped.iter().any(|name| {
+            std::iter::once(&*map)
+                .chain(entries.iter())
+                .any(|p| requires(p, name))
+        })
+    {
+        cx.rollback(mark);
+        return Err(cx.fail(
+            FallbackKind::TargetUnsupported,
+            "allOf: a property the closed result leaves out is required, so no object is admitted",
+        ));
+    }
     let exact = merge_into(map, &entries, &dropped);
     json::remove(map, "allOf");
     let kind = if exact {
