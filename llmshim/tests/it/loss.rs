@@ -332,6 +332,9 @@ struct Visit<'a> {
     /// For a node whose reference is not followed because it recurs: the target it names, read only for its `type`
     /// (the walk inlines the target there before it cuts the recursion further down, so the node has that type).
     recurs_to: Option<&'a Map<String, Value>>,
+    /// For a node whose one-entry `allOf` is a reference: the target it names (followed along a chain of bare
+    /// references), read only for its type, which the merge of the entry gives the node.
+    entry_target: Option<&'a Map<String, Value>>,
     /// For a union branch (at any depth of unions at this position): the type names of each node around it at the
     /// same position, which it is in conjunction with; `None` outside unions.
     branch_of: Option<Vec<Vec<String>>>,
@@ -473,35 +476,79 @@ impl<'a> Visit<'a> {
     }
 
     /// The type names of `type` (a string or an array of strings), or without `type` the one the walker infers
-    /// from `properties`, `const` or a one-kind `enum`; empty when nothing says.
+    /// from `properties`, `const` or a one-kind `enum`, or else the one a one-entry `allOf`'s referenced target gives
+    /// (the merge of the entry brings it); empty when nothing says.
     fn types(&self) -> Vec<String> {
-        let own = self.get("type");
-        match own.or_else(|| self.recurs_to.and_then(|target| target.get("type"))) {
-            Some(Value::String(t)) => return vec![t.clone()],
-            Some(Value::Array(ts)) => {
-                return ts
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect();
+        if let Some(Value::String(_) | Value::Array(_)) = self.get("type") {
+            return types_in(&self.layers);
+        }
+        if let Some(target) = self.recurs_to
+            && matches!(target.get("type"), Some(Value::String(_) | Value::Array(_)))
+        {
+            return types_in(&[target]);
+        }
+        let own = types_in(&self.layers);
+        match self.entry_target {
+            Some(target)
+                if own.is_empty() && self.get("const").is_none() && self.get("enum").is_none() =>
+            {
+                types_in(&[target])
             }
-            _ => {}
-        }
-        if self.get("properties").is_some() {
-            return vec!["object".to_owned()];
-        }
-        let values: Vec<&Value> = match (self.get("const"), self.get("enum")) {
-            (Some(value), _) => vec![value],
-            (None, Some(Value::Array(values))) if !values.is_empty() => values.iter().collect(),
-            _ => return Vec::new(),
-        };
-        let kinds: HashSet<&str> = values.iter().map(|v| kind(v)).collect();
-        if kinds.len() == 1 {
-            kinds.into_iter().map(str::to_owned).collect()
-        } else {
-            Vec::new()
+            _ => own,
         }
     }
+}
+
+/// The type names of `type` in `layers` (a string or an array of strings), or without `type` the one the walker
+/// infers from `properties`, `const` or a one-kind `enum`; empty when nothing says.
+fn types_in(layers: &[&Map<String, Value>]) -> Vec<String> {
+    match layered(layers, "type") {
+        Some(Value::String(t)) => return vec![t.clone()],
+        Some(Value::Array(ts)) => {
+            return ts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+        }
+        _ => {}
+    }
+    if layered(layers, "properties").is_some() {
+        return vec!["object".to_owned()];
+    }
+    let values: Vec<&Value> = match (layered(layers, "const"), layered(layers, "enum")) {
+        (Some(value), _) => vec![value],
+        (None, Some(Value::Array(values))) if !values.is_empty() => values.iter().collect(),
+        _ => return Vec::new(),
+    };
+    let kinds: HashSet<&str> = values.iter().map(|v| kind(v)).collect();
+    if kinds.len() == 1 {
+        kinds.into_iter().map(str::to_owned).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The target of a one-entry `allOf` whose entry is a reference (a bare one, or one with siblings): the schema the
+/// entry's chain of references ends at, at most a few links deep.
+fn one_entry_target<'a>(
+    input: &'a Value,
+    all_of: Option<&'a Value>,
+) -> Option<&'a Map<String, Value>> {
+    let [Value::Object(entry)] = all_of?.as_array()?.as_slice() else {
+        return None;
+    };
+    let mut at = entry;
+    for _ in 0..8 {
+        let Some(Value::String(reference)) = at.get("$ref") else {
+            return (!std::ptr::eq(at, entry)).then_some(at);
+        };
+        let Some(Value::Object(target)) = resolve(input, reference) else {
+            return None;
+        };
+        at = target;
+    }
+    None
 }
 
 /// The value of keyword `key` (camel case) in `layers`, reading a snake-case spelling first, the last layer first.
@@ -801,11 +848,13 @@ fn enumerate<'a>(input: &'a Value) -> Enumerated<'a> {
         if cut {
             out.unfollowed += 1;
         }
+        let entry_target = one_entry_target(input, layered(&layers, "allOf"));
         let visit = Visit {
             path: frame.path.clone(),
             pointer: pointer.clone(),
             layers,
             recurs_to,
+            entry_target,
             branch_of: frame.branch_of.clone(),
             shadow: frame.shadow.clone(),
             below_all_of: frame.below_all_of,
@@ -3309,6 +3358,25 @@ fn a_recursive_reference_branch_of_another_type_is_typed_from_its_target() {
     let input = json!({"properties": {"name": {"properties": {"name": {"$ref": "#/$defs/Node"}}, "required": []}},
         "required": [], "$defs": {"Node": {"type": "array", "items": {"type": "object", "anyOf": [
             {"$ref": "#/$defs/Node", "description": "see the definition"}, {}]}}}});
+    let options = Options::for_target(Target::Google);
+    let (output, report) = normalize(&options, &input);
+    let (found, tally) = check(&input, &output, &report, Mode::of(Target::Google, &report));
+    assert!(found.is_empty(), "{found:?} in {output}");
+    assert!(
+        tally.dropped.contains_key(CONJUNCTION.rule),
+        "{tally:?} in {output}"
+    );
+}
+
+#[test]
+fn a_branch_typed_through_a_one_entry_all_of_is_read_with_that_type() {
+    // `cargo xtask props` loss property, seed 1796306707446602015 (Google): the first branch of `name` is an
+    // object through its one-entry `allOf` of `Item`, so beside its string node it admits nothing and
+    // `google.isolate-any-of` removes it with its description (CONJUNCTION). The reading did not see the type the
+    // entry's target gives and reported the description as vanished; it now types the branch from that target.
+    let input = json!({"properties": {"name": {"type": "string", "anyOf": [
+        {"description": "a", "allOf": [{"$ref": "#/$defs/Item"}]}, {"type": "string"}]}},
+        "required": [], "$defs": {"Item": {"properties": {"name": {"type": "string"}}, "required": []}}});
     let options = Options::for_target(Target::Google);
     let (output, report) = normalize(&options, &input);
     let (found, tally) = check(&input, &output, &report, Mode::of(Target::Google, &report));
