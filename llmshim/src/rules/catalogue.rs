@@ -583,7 +583,7 @@ pub(crate) const RULES: &[Rule] = &[
         id: "google.enum-lift",
         kinds: &[Lifted],
         step: "W22",
-        what: "Lifts an `enum` with a non-string value or on a node whose type is not string.",
+        what: "Lifts an `enum` with a non-string value or on a node whose type is not string; on an untyped `$ref` target or `allOf` entry, once merged into its node (which is typed first, from the `enum` among others).",
         why: "Gemini accepts `enum` only as strings on STRING nodes.",
         facts: &["GEM-4"],
         file: "llmshim-targets/src/passes/values.rs",

@@ -4093,6 +4093,37 @@ fn an_untyped_node_emptied_by_the_required_filter_is_narrowed_in_place_as_behind
     assert!(report.narrowed && !report.used_fallback, "{report:?}");
 }
 
+/// On Google and Code Assist, a union branch whose only constraint is a literal of another kind than its object node
+/// comes out behind a `$ref` as in place (`cargo xtask props`, soundness, seed 1796306707446602015). In place the
+/// branch is typed from its `enum` (`walk.infer-type`) and, admitting nothing beside its object node, removed; behind
+/// a `$ref` the target's walk lifted the `enum` (`google.enum-lift`) before the merged node was typed, so the branch
+/// took its node's `object` and the union admitted any object. An untyped `$ref` target's literals now wait for the
+/// merged node, as its type does. (A `const` Code Assist and Google do not keep is still dropped by the keep-list in
+/// the target's walk: Known gaps.)
+#[test]
+fn a_literal_branch_behind_a_ref_is_typed_from_its_literal_as_in_place() {
+    let object = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    for literal in [json!({"enum": [1, 2]}), json!({"enum": [null]})] {
+        let in_place = json!({"type": "object", "properties": {"p": {"type": "object",
+            "anyOf": [literal, object]}}});
+        let behind = json!({"type": "object", "properties": {"p": {"type": "object",
+            "anyOf": [{"$ref": "#/$defs/Tag"}, object]}}, "$defs": {"Tag": literal}});
+        for target in [Target::Google, Target::CloudCodeAssist] {
+            let out =
+                alike_in_place_and_behind_a_ref(&Options::for_target(target), &in_place, &behind);
+            let p = &out["properties"]["p"];
+            let branches = match p.get("anyOf") {
+                Some(Value::Array(branches)) => branches.clone(),
+                _ => vec![p.clone()],
+            };
+            assert!(
+                branches.iter().all(|b| b.get("properties").is_some()),
+                "{target}: {out}"
+            );
+        }
+    }
+}
+
 /// The output of `in_place` for `options`, after checking that it loses nothing on any configuration, that neither
 /// form falls back, and that both forms come out alike and are narrowed alike.
 fn alike_in_place_and_behind_a_ref(options: &Options, in_place: &Value, behind: &Value) -> Value {
