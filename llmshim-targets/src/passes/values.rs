@@ -41,7 +41,7 @@ impl Pass for GoogleValues<'_> {
         // `const` or one-kind `enum` among others: its literals are judged on the merged node, where that type is
         // known, as they are in place (lifted first, a literal-only union branch would take its node's type instead
         // of its own and admit what the literal refused).
-        if !(cx.intermediate() && !map.contains_key("type")) {
+        if !cx.intermediate() || map.contains_key("type") {
             for (keyword, value, rule) in enum_and_format(map) {
                 cx.queue_lift(keyword, value, rule);
             }
