@@ -198,16 +198,22 @@ fn union_carries_the_object(map: &Map<String, Value>, cx: &NodeCtx<'_>) -> Optio
     let Some(branches) = union.filter(|b| !b.is_empty()) else {
         return Some(false);
     };
+    // Only a branch whose definition is still being walked leaves it open, and only where every other branch
+    // carries an object (otherwise the node is closed as before).
+    all_carry(branches, cx, 0)
+}
+
+/// Whether every one of `branches` carries an object ([`carries_an_object`] at `depth`): `Some(false)` at the first
+/// that does not, `None` where none refuses but one turns on a kept definition not yet walked.
+fn all_carry(branches: &[Value], cx: &NodeCtx<'_>, depth: usize) -> Option<bool> {
     let mut known = true;
     for branch in branches {
-        match carries_an_object(branch, cx, 0) {
+        match carries_an_object(branch, cx, depth) {
             Some(false) => return Some(false),
             Some(true) => {}
             None => known = false,
         }
     }
-    // Only a branch whose definition is still being walked leaves it open, and only where every other branch
-    // carries an object (otherwise the node is closed as before).
     known.then_some(true)
 }
 
@@ -232,31 +238,15 @@ fn carries_an_object(branch: &Value, cx: &NodeCtx<'_>, depth: usize) -> Option<b
     if json::member(b, "type").and_then(Value::as_str) == Some("object") {
         return Some(json::member(b, "additionalProperties") == Some(&Value::Bool(false)));
     }
-    let union = ["anyOf", "oneOf"]
-        .into_iter()
-        .find(|k| json::member(b, k).is_some_and(Value::is_array));
-    let Some(union) = union else {
+    let Some(union) = distribute::bare_union(b) else {
         return Some(false);
     };
-    if b.keys()
-        .any(|k| k != union && !keyword::ANNOTATIONS.contains(&k.as_str()))
-    {
-        return Some(false);
-    }
     let Some(Value::Array(inner)) =
         json::member(b, union).filter(|u| u.as_array().is_some_and(|u| !u.is_empty()))
     else {
         return Some(false);
     };
-    let mut known = true;
-    for sub in inner {
-        match carries_an_object(sub, cx, depth + 1) {
-            Some(false) => return Some(false),
-            Some(true) => {}
-            None => known = false,
-        }
-    }
-    known.then_some(true)
+    all_carry(inner, cx, depth + 1)
 }
 
 /// `required` lists longer than this are put in a hash set to look names up; shorter ones are scanned.

@@ -55,6 +55,17 @@ pub(crate) fn union_key(map: &Map<String, Value>) -> Option<&'static str> {
         .find(|key| json::member(map, key).is_some_and(Value::is_array))
 }
 
+/// The union key (`anyOf` or `oneOf`) of a node that holds that union and annotations only: a branch with no type
+/// of its own, whose branches say what it admits.
+pub(crate) fn bare_union(map: &Map<String, Value>) -> Option<&'static str> {
+    let union = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| json::member(map, k).is_some_and(Value::is_array))?;
+    map.keys()
+        .all(|k| k == union || keyword::ANNOTATIONS.contains(&k.as_str()))
+        .then_some(union)
+}
+
 /// Rebuilds each branch of the node's union `key` with the node's properties, `closed_properties` as closing leaves
 /// them, beside its own. The first reason a branch cannot take them is returned and nothing is written; on success
 /// the node keeps its union and annotations only.
@@ -124,17 +135,9 @@ impl Shape<'_> {
         if json::member(b, "type").and_then(Value::as_str) == Some("object") {
             return self.carried_into_object(b, pointer, cx).map(Value::Object);
         }
-        let union = ["anyOf", "oneOf"]
-            .into_iter()
-            .find(|k| json::member(b, k).is_some_and(Value::is_array));
-        let Some(union) = union else {
+        let Some(union) = bare_union(b) else {
             return Err("a union branch beside the object's properties is not an object");
         };
-        if b.keys()
-            .any(|k| k != union && !keyword::ANNOTATIONS.contains(&k.as_str()))
-        {
-            return Err("a union branch beside the object's properties is not an object");
-        }
         let mut out = b.clone();
         if let Some(Value::Array(inner)) = json::member_mut(&mut out, union) {
             for (j, sub) in inner.iter_mut().enumerate() {

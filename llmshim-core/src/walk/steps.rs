@@ -17,7 +17,7 @@ pub use all_of::{MergeAllOf, set_entry_key, single_entry_type};
 pub use flush::FlushLifts;
 pub use infer::InferType;
 pub use literals::Literals;
-pub use narrow_any::NarrowAny;
+pub use narrow_any::{NarrowAny, type_as_any};
 pub use nullable::NullablePolicy;
 pub use one_of::OneOf;
 pub use required::{RequiredNull, RequiredStrings};

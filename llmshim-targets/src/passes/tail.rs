@@ -588,13 +588,10 @@ fn type_emptied_node(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>, require
     if map.contains_key("type") || !llmshim_core::keyword::annotations_only(map) {
         return;
     }
-    if let Some(conjunct) = cx.position().conjunct {
-        json::set(map, "type", Value::String(conjunct.to_owned()));
-        cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
-    } else if require_type && !cx.position().root && !cx.within_intermediate() {
-        llmshim_core::lift::append_text(map, "type", "type: any");
-        json::set(map, "type", Value::String("string".to_owned()));
-        cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
+    if cx.position().conjunct.is_some()
+        || (require_type && !cx.position().root && !cx.within_intermediate())
+    {
+        llmshim_core::walk::steps::type_as_any(map, cx);
     }
 }
 

@@ -31,7 +31,7 @@ use llmshim_core::rules::EmptyProperties;
 use llmshim_core::{Normalization, Nullable, json, lift};
 use serde_json::{Map, Value};
 
-use super::unchanged::{Look, Looked, dialect};
+use super::unchanged::{Look, Looked, dialect, null_branch};
 use crate::schema::Options;
 
 /// What normalizing `input` without strict, with the effective `options`, amounts to where it is nothing
@@ -170,8 +170,7 @@ fn collapse(map: &mut Map<String, Value>, marker: bool, isolating: bool) -> bool
     let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
         return false;
     };
-    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
-    if branches.iter().filter(|b| !null(b)).count() > 1 {
+    if branches.iter().filter(|b| !null_branch(b)).count() > 1 {
         return if isolating {
             isolate(map, marker)
         } else {
@@ -182,8 +181,7 @@ fn collapse(map: &mut Map<String, Value>, marker: bool, isolating: bool) -> bool
     let Some(Value::Array(branches)) = json::remove(map, "anyOf") else {
         return false;
     };
-    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
-    if let Some(Value::Object(live)) = branches.into_iter().find(|b| !null(b)) {
+    if let Some(Value::Object(live)) = branches.into_iter().find(|b| !null_branch(b)) {
         for (key, value) in live {
             if !json::has(map, &key) {
                 map.insert(key, value);
@@ -243,17 +241,20 @@ fn isolate(map: &mut Map<String, Value>, marker: bool) -> bool {
 /// them before isolating or merging the union: their descriptions join the node's, and with the marker policy every
 /// live branch gets `nullable: true`. Returns whether there were any.
 fn drop_nulls(map: &mut Map<String, Value>, marker: bool) -> bool {
-    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
     let Some(Value::Array(branches)) = json::member(map, "anyOf") else {
         return false;
     };
-    if !branches.iter().any(null) {
+    if !branches.iter().any(null_branch) {
         return false;
     }
-    let nulls: Vec<Value> = branches.iter().filter(|b| null(b)).cloned().collect();
+    let nulls: Vec<Value> = branches
+        .iter()
+        .filter(|b| null_branch(b))
+        .cloned()
+        .collect();
     let joined = joined_description(map, &nulls);
     if let Some(Value::Array(branches)) = json::member_mut(map, "anyOf") {
-        branches.retain(|b| !null(b));
+        branches.retain(|b| !null_branch(b));
         if marker {
             for branch in branches.iter_mut() {
                 if let Value::Object(branch) = branch {

@@ -797,8 +797,7 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
             };
             self.charge(key, bytes);
         }
-        let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
-        let live = branches.iter().filter(|b| !null(b)).count();
+        let live = branches.iter().filter(|b| !null_branch(b)).count();
         let taken = if live == 1 && branches.len() > 1 {
             !nested(branches)
         } else {
@@ -948,14 +947,18 @@ impl<'r, const STRICT: bool> Look<'r, STRICT> {
     }
 }
 
+/// Whether a union branch is of type `null` (the branches the nullable policies collapse or remove).
+pub(super) fn null_branch(branch: &Value) -> bool {
+    branch.get("type").and_then(Value::as_str) == Some("null")
+}
+
 /// Whether one of `branches` is itself a union of several branches not of type `null`: collapsing a union of one
 /// live branch gives the node that union and its own keys, which isolation or the merge then rewrites again; the
 /// look leaves that to the walk.
 #[inline(never)]
 fn nested(branches: &[Value]) -> bool {
-    let null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
     branches.iter().any(|branch| match branch.get("anyOf") {
-        Some(Value::Array(inner)) => inner.iter().filter(|b| !null(b)).count() > 1,
+        Some(Value::Array(inner)) => inner.iter().filter(|b| !null_branch(b)).count() > 1,
         _ => false,
     })
 }

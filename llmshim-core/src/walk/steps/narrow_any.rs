@@ -1,6 +1,6 @@
 //! `walk.narrow-any`: an annotation-only node, where the target or strict needs a type, becomes a string.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::json;
 use crate::keyword;
@@ -82,17 +82,23 @@ impl Pass for NarrowAny {
         if map.contains_key("type") || map.contains_key("anyOf") {
             return Ok(());
         }
-        // A union branch of a node with one type admits only values of that type: the type says exactly what the
-        // branch admits there, and a string type would make the branch admit nothing (`google.isolate-any-of`
-        // removes such a branch, with what its description held).
-        if let Some(conjunct) = cx.position().conjunct {
-            json::set(map, "type", Value::String(conjunct.to_owned()));
-            cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
-            return Ok(());
-        }
-        lift::append_text(map, "type", "type: any");
-        json::set(map, "type", Value::String("string".to_owned()));
-        cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
+        type_as_any(map, cx);
         Ok(())
     }
+}
+
+/// Types a node that accepts any value as `walk.narrow-any` does, where the caller has found that it needs a type.
+/// A union branch of a node with one type ([`Position::conjunct`](crate::walk::Position::conjunct)) takes that type,
+/// recorded as `walk.infer-type`: the branch admits only values of that type there, and a string type would make it
+/// admit nothing (`google.isolate-any-of` removes such a branch, with what its description held). Any other node
+/// becomes a string marked `(type: any)`, recorded as `walk.narrow-any`.
+pub fn type_as_any(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
+    if let Some(conjunct) = cx.position().conjunct {
+        json::set(map, "type", Value::String(conjunct.to_owned()));
+        cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+        return;
+    }
+    lift::append_text(map, "type", "type: any");
+    json::set(map, "type", Value::String("string".to_owned()));
+    cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
 }
