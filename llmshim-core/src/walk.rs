@@ -795,6 +795,25 @@ impl NodeCtx<'_> {
         &self.shared.removed
     }
 
+    /// The names of this node's own properties that climbs removed whole so far in this walk
+    /// (`<node>/properties/<name>`, the omissions `target.omit-property` records), unescaped. Most walks remove
+    /// nothing, and then no pointer text is built.
+    pub fn omitted_properties(&self) -> Vec<String> {
+        if self.shared.removed.is_empty() {
+            return Vec::new();
+        }
+        let mut prefix = self.pointer().to_owned();
+        crate::pointer::push_token(&mut prefix, "properties");
+        prefix.push('/');
+        self.shared
+            .removed
+            .iter()
+            .filter_map(|(_, at)| at.strip_prefix(prefix.as_str()))
+            .filter(|rest| !rest.contains('/'))
+            .map(crate::pointer::unescape)
+            .collect()
+    }
+
     /// Whether the walk of a branch of this node's `oneOf` (or the removal of one) made it admit fewer values: a
     /// value the original rejected for matching two branches may then match one. Read in `leave`.
     pub fn one_of_tightened(&self) -> bool {

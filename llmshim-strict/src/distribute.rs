@@ -96,9 +96,16 @@ pub(crate) fn carry_into_branches(
         return Err("the union is not an array");
     };
     let at = format!("{}/{key}", cx.pointer());
+    // A property the node's walk omitted (`target.omit-property`) is one no instance may hold.
+    let omitted: Vec<String> = cx
+        .omitted_properties()
+        .into_iter()
+        .filter(|name| !json::has(closed_properties, name))
+        .collect();
     let node = Shape {
         properties: closed_properties,
         closed: node_closed,
+        omitted: &omitted,
     };
     let merged = branches
         .iter()
@@ -118,6 +125,8 @@ struct Shape<'a> {
     properties: &'a Map<String, Value>,
     /// The node was closed as written.
     closed: bool,
+    /// The names of the node's properties its walk omitted.
+    omitted: &'a [String],
 }
 
 impl Shape<'_> {
@@ -167,6 +176,12 @@ impl Shape<'_> {
         let Some(Value::Object(own)) = json::member(b, "properties") else {
             return Err("an object branch beside the object's properties has no properties");
         };
+        // A branch that declares a name the node omitted would bring it back beside the node's properties. Taking
+        // it out of the branch is sound only where the branch left it optional, which its closed form no longer
+        // tells.
+        if own.keys().any(|name| self.omitted.contains(name)) {
+            return Err("a union branch declares a property its object omitted");
+        }
         let branch_closed = !cx.closed_by_strict(pointer);
         let mut properties = Map::new();
         for (name, schema) in self.properties {

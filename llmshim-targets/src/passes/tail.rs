@@ -425,7 +425,7 @@ fn merge(
     // it admitted nothing the target can say, and the node and its union both hold, so the branch's schema for the
     // name, joined in its place, would admit values the input refused. The node's description already names it.
     if let Some(Value::Object(theirs)) = merged.get_mut("properties") {
-        let omitted = omitted_names(cx);
+        let omitted = cx.omitted_properties();
         if !omitted.is_empty() {
             theirs.retain(|name, _| !omitted.contains(name));
         }
@@ -463,19 +463,6 @@ fn merge(
         Some(combinator),
     );
     Ok(true)
-}
-
-/// The names of the node's own properties that climbs removed whole so far (`<node>/properties/<name>`).
-fn omitted_names(cx: &NodeCtx<'_>) -> Vec<String> {
-    let mut prefix = cx.pointer().to_owned();
-    llmshim_core::pointer::push_token(&mut prefix, "properties");
-    prefix.push('/');
-    cx.removed_parts()
-        .iter()
-        .filter_map(|(_, at)| at.strip_prefix(prefix.as_str()))
-        .filter(|rest| !rest.contains('/'))
-        .map(llmshim_core::pointer::unescape)
-        .collect()
 }
 
 /// Lifts, in every branch that has it, each key of `conditional` that the branches do not share (see [`merge`]),
@@ -751,18 +738,10 @@ fn leave_omitted(
     branches: &mut [Value],
     cx: &mut NodeCtx<'_>,
 ) -> Result<(), FallbackReason> {
-    // Most walks remove nothing: no pointer text is built for them.
-    if cx.removed_parts().is_empty() {
-        return Ok(());
-    }
-    let prefix = format!("{}/properties/", cx.pointer());
     let declared = map.get("properties").and_then(Value::as_object);
     let omitted: Vec<String> = cx
-        .removed_parts()
-        .iter()
-        .filter_map(|(_, at)| at.strip_prefix(&prefix))
-        .filter(|token| !token.contains('/'))
-        .map(llmshim_core::pointer::unescape)
+        .omitted_properties()
+        .into_iter()
         .filter(|name| declared.is_none_or(|d| !d.contains_key(name)))
         .collect();
     if omitted.is_empty() {

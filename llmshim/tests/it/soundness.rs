@@ -3034,6 +3034,47 @@ fn a_strict_object_with_properties_beside_its_union_admits_what_node_and_branch_
     }
 }
 
+/// Under strict, a union branch that declares a property its object node omitted (`target.omit-property`: the
+/// node's schema for it admits nothing strict can write, an object requiring a name it does not declare) does not
+/// bring that property back when the node's properties go into the branch (soundness property, mcp strict, seed
+/// 1797002 at 10,000 cases). The input admits no `properties` member in `x` (it would have to be an object and a
+/// string at once); the output carried the branch's string schema for it beside the node's other names, so it
+/// admitted `{"x": {"properties": "", "name": ""}}`. Strict is now given up at the node; with `x` required, the
+/// schema is demoted on every strict target, and no output admits that instance.
+#[test]
+fn a_strict_union_branch_does_not_bring_back_a_property_its_object_omitted() {
+    let input = json!({"type": "object", "properties": {"x": {
+        "type": "object",
+        "properties": {
+            "properties": {"type": "object", "properties": {}, "required": ["not_declared"]},
+            "name": {"type": "string"}
+        },
+        "anyOf": [{"properties": {"properties": {"type": "string"}}, "required": []}]
+    }}, "required": ["x"]});
+    let refused = json!({"x": {"properties": "", "name": ""}});
+    let input_validator = validate::compile(&input).expect("the input compiles");
+    assert!(!validate::errors(&input_validator, &refused).is_empty());
+    for target in [
+        Target::OpenAiChat,
+        Target::OpenAiResponses,
+        Target::Anthropic,
+        Target::Mcp,
+    ] {
+        let options = Options::for_target(target).with_strict(true);
+        let mut output = input.clone();
+        let report = Normalizer::default().normalize_with(&options, &mut output);
+        let validator = validate::compile(&output).expect("the output compiles");
+        assert!(
+            !validate::errors(&validator, &refused).is_empty(),
+            "{target}: {report:?} {output}"
+        );
+        assert!(
+            !report.strict && !report.used_fallback,
+            "{target}: {report:?}"
+        );
+    }
+}
+
 /// Under strict, an object node whose union carries it while one branch is a kept recursive reference (SchemaStore's
 /// `rudder-techniques.json` `item`: a block, which holds items again, or a method call) is no longer closed as an
 /// empty object beside that branch: the reference's walked definition is a closed object, so the union carries the
