@@ -3167,3 +3167,43 @@ fn strict_outputs_admitting(
     }
     outputs
 }
+
+/// Under strict, a union branch of a `string` node that holds a `format` the keep-list keeps and annotations only
+/// takes the node's `string` in place (`walk.infer-type`), as a branch the keep-list empties does (`lmb-whois-mcp`'s
+/// `whois_ip` on chat, responses and anthropic, a Known gap until now): it was left untyped, and the schema demoted.
+/// A `format` constrains strings alone, so the typed branch admits what it did beside its node, and the output keeps
+/// the formats where the profile does.
+#[test]
+fn a_strict_union_branch_holding_only_a_kept_format_takes_its_string_node_type() {
+    let input = json!({"type": "object", "properties": {
+        "ip": {"type": "string", "anyOf": [
+            {"format": "ipv4", "description": "v4"},
+            {"format": "ipv6"}
+        ]}
+    }, "required": ["ip"], "additionalProperties": false});
+    let valid = [json!({"ip": "192.0.2.1"}), json!({"ip": "2001:db8::1"})];
+    let input_validator = validate::compile(&input).expect("the input compiles");
+    for instance in &valid {
+        assert!(
+            validate::errors(&input_validator, instance).is_empty(),
+            "{instance}"
+        );
+    }
+    for (target, output) in strict_outputs_admitting(&input, &valid, true) {
+        let branches = output["properties"]["ip"]["anyOf"]
+            .as_array()
+            .expect("the union stays");
+        for branch in branches {
+            assert_eq!(branch["type"], "string", "{target}: {output}");
+        }
+        if target != Target::Mcp {
+            assert_eq!(branches[0]["format"], "ipv4", "{target}: {output}");
+            assert_eq!(branches[1]["format"], "ipv6", "{target}: {output}");
+            let validator = validate::compile(&output).expect("the output compiles");
+            assert!(
+                !validate::errors(&validator, &json!({"ip": "not an address"})).is_empty(),
+                "{target}: {output}"
+            );
+        }
+    }
+}

@@ -47,9 +47,9 @@ struct Strict {
 /// Per target: strict outputs, how many of them are narrowed, demotions and fallbacks; the README publishes these
 /// counts.
 const PUBLISHED: [(&str, usize, usize, usize, usize); 3] = [
-    ("chat", 842, 15, 1, 2),
-    ("responses", 842, 15, 1, 2),
-    ("anthropic", 840, 25, 3, 2),
+    ("chat", 843, 15, 0, 2),
+    ("responses", 843, 15, 0, 2),
+    ("anthropic", 841, 25, 2, 2),
 ];
 
 /// A result that is not strict.
@@ -226,8 +226,8 @@ fn strict_corpus_is_strict_or_demoted_only_where_listed() {
         counted.push((target.name(), ok, narrowed, demoted, fallback));
         // The README publishes these counts.
         let published = match target {
-            Target::Anthropic => 131,
-            _ => 259,
+            Target::Anthropic => 132,
+            _ => 260,
         };
         if wider != published {
             problems.push(format!(

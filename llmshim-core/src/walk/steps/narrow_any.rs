@@ -18,8 +18,8 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 /// intermediate root: the node it is merged into is judged with the merged keys. Nor is a union branch of a node
 /// with one type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
 /// (recorded as `walk.infer-type`); where every node needs a type (such a target, or strict), such a branch gets it
-/// also where the keep-lists leave it with annotations alone (a lifted `not`), since the type narrows nothing there
-/// either.
+/// also where the keep-lists leave it with annotations alone (a lifted `not`), or, under a `string` node, with a kept
+/// `format` and annotations, since the type narrows nothing there either.
 #[derive(Clone, Copy, Debug)]
 pub struct NarrowAny {
     require_type: bool,
@@ -35,6 +35,19 @@ impl NarrowAny {
 /// Whether `node` is an object whose keys are only annotations.
 fn annotations_only(node: &Value) -> bool {
     node.as_object().is_some_and(keyword::annotations_only)
+}
+
+/// Whether `node`, a union branch of a node typed `conjunct`, holds a `format` and annotations only, with the node
+/// typed `string`: a `format` constrains strings alone, so such a branch says nothing that the node's `string` would
+/// contradict, and taking that type narrows nothing (the node admits strings only).
+fn format_only_string_branch(node: &Value, conjunct: Option<&str>) -> bool {
+    conjunct == Some("string")
+        && node.as_object().is_some_and(|map| {
+            json::member(map, "format").is_some_and(Value::is_string)
+                && map
+                    .keys()
+                    .all(|k| k == "format" || keyword::ANNOTATIONS.contains(&k.as_str()))
+        })
 }
 
 impl Pass for NarrowAny {
@@ -65,13 +78,15 @@ impl Pass for NarrowAny {
         // that the keep-lists left with annotations alone (its `not` lifted, say) takes that type as a branch written
         // that way does: the type narrows nothing there, and the branch is then what the walk of a `$ref` target's
         // merged node, which visits the lifted branch again, finds. Under strict an object branch typed so is closed
-        // empty, and its object's own properties are then carried into it (`strict.close-object`).
+        // empty, and its object's own properties are then carried into it (`strict.close-object`). A branch of a
+        // string node holding only a `format` the keep-lists kept takes `string` the same way.
         let emptied_branch = || {
             (self.require_type || cx.settings().strict)
                 && cx.position().conjunct.is_some()
                 && !cx.position().root
                 && !cx.intermediate()
-                && annotations_only(node)
+                && (annotations_only(node)
+                    || format_only_string_branch(node, cx.position().conjunct))
         };
         if !cx.any_value() && !emptied_branch() {
             return Ok(());
