@@ -379,6 +379,10 @@ pub struct Rewalk {
     /// merge takes the root only once they are gone (an entry of a several-entry `allOf` merges only as a plain
     /// object schema).
     pub held: u32,
+    /// With `intermediate`: the merge takes the root only as a plain object schema (an entry of a several-entry
+    /// `allOf`), so the merged node is never typed from the root's `const`, `enum` or `format`; a pass that would
+    /// leave those to the merged node finishes them at the root instead (see [`NodeCtx::typed_when_merged`]).
+    pub plain: bool,
     /// The pointer the subtree is located at; the current node's when `None`.
     pub pointer: Option<String>,
     /// The subtree stands on its own (a kept definition): unless `intermediate`, its root is not an intermediate
@@ -396,6 +400,7 @@ impl Rewalk {
             intermediate: false,
             skip_children: 0,
             held: 0,
+            plain: false,
             pointer: None,
             detached: false,
         }
@@ -445,6 +450,13 @@ impl Rewalk {
         self
     }
 
+    /// Marks the intermediate root as merged only as a plain object schema (see [`Rewalk::plain`]).
+    #[must_use]
+    pub fn with_plain(mut self, plain: bool) -> Self {
+        self.plain = plain;
+        self
+    }
+
     /// Walks the subtree as one that stands on its own (see [`Rewalk::detached`]).
     #[must_use]
     pub fn with_detached(mut self, detached: bool) -> Self {
@@ -472,6 +484,8 @@ struct Shared {
     intermediate: Option<(usize, u32)>,
     /// The child keywords the intermediate root finishes itself (see [`Rewalk::held`]).
     held: u32,
+    /// The intermediate root is merged only as a plain object schema (see [`Rewalk::plain`]).
+    plain: bool,
     /// Kept definitions in the order the walk first needed them.
     defs: Vec<Definition>,
     /// A failure climbing to the nearest part it may remove (see [`NodeCtx::climb`]).
@@ -1077,9 +1091,11 @@ impl NodeCtx<'_> {
         }
         let saved_intermediate = self.shared.intermediate;
         let saved_held = self.shared.held;
+        let saved_plain = self.shared.plain;
         if how.intermediate {
             self.shared.intermediate = Some((self.depth + 1, how.skip_children));
             self.shared.held = how.held;
+            self.shared.plain = how.plain;
         } else if how.detached {
             self.shared.intermediate = None;
         } else if let Some((_, skip)) = self.shared.intermediate.filter(|(d, _)| *d == self.depth) {
@@ -1103,6 +1119,7 @@ impl NodeCtx<'_> {
         self.shared.settings.strict = saved;
         self.shared.intermediate = saved_intermediate;
         self.shared.held = saved_held;
+        self.shared.plain = saved_plain;
         result
     }
 
@@ -1126,6 +1143,14 @@ impl NodeCtx<'_> {
     /// at the root rather than left to the merged node (see [`Rewalk::held`]).
     pub fn intermediate_holds(&self, key: &str) -> bool {
         self.intermediate() && self.shared.held & walk_order_bits([key]) != 0
+    }
+
+    /// Whether this visit is an intermediate root ([`NodeCtx::intermediate`]) whose merged node may take its type from
+    /// the root's keys (a `$ref` target, a one-entry `allOf`'s entry), not one merged only as a plain object schema
+    /// (see [`Rewalk::plain`]). Where the root has no `type`, a pass that lifts or strips a `const`, `enum` or
+    /// `format` leaves it to the merged node, which is typed first.
+    pub fn typed_when_merged(&self) -> bool {
+        self.intermediate() && !self.shared.plain
     }
 
     /// The child keywords this intermediate root leaves unwalked (a bit per place in [`Keyword::WALK_ORDER`]).
@@ -1239,6 +1264,7 @@ pub fn walk_detailed(
         pointer: String::with_capacity(POINTER_CAPACITY),
         intermediate: None,
         held: 0,
+        plain: false,
         defs: Vec::new(),
         climb: None,
         stub_site: None,

@@ -140,12 +140,18 @@ fn enter(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackReason> {
     if const_to_enum(map) {
         cx.record(CONST_TO_ENUM, ChangeKind::Rewritten, Some("const"));
     }
-    if !map.get("enum").is_none_or(scalar_enum)
+    // As on Google (`google.enum-lift`), an untyped intermediate root (a `$ref` target, a one-entry `allOf`'s entry)
+    // keeps its `enum` and `format` for the merged node: that node is typed from the `enum` among others, and its
+    // type decides whether the `format` stays.
+    let merged_later = cx.typed_when_merged() && !map.contains_key("type");
+    if !merged_later
+        && !map.get("enum").is_none_or(scalar_enum)
         && let Some(value) = json::remove(map, "enum")
     {
         cx.queue_lift("enum", value, ENUM_LIFT);
     }
-    if map.contains_key("format")
+    if !merged_later
+        && map.contains_key("format")
         && !kept_format(map)
         && let Some(value) = json::remove(map, "format")
     {

@@ -56,7 +56,16 @@ impl Pass for KeepList<'_> {
         }
         let keywords = cx.settings().keywords;
         if let Some(keep) = self.rules.keep_set(keywords) {
-            cx.keep_only(map, |k, v| keep.keeps(k, v), "target.keyword");
+            // Type inference waits for the merged node at an untyped intermediate root (a `$ref` target, a one-entry
+            // `allOf`'s entry), and a `const` is one of the keys it types from: stripped here, the merged node would
+            // be typed without it (a `const`-only union branch taking its node's type and admitting what the `const`
+            // refused), so the `const` is left for the merged node's visit, which strips it as in place.
+            let waits = cx.typed_when_merged() && !map.contains_key("type");
+            cx.keep_only(
+                map,
+                |k, v| keep.keeps(k, v) || (waits && k == "const"),
+                "target.keyword",
+            );
         }
         if self.rules.output_bounds && cx.settings().structured_output {
             for key in OUTPUT_BOUNDS {

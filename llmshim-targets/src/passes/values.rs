@@ -37,11 +37,11 @@ impl Pass for GoogleValues<'_> {
         if type_array(map) {
             return Ok(Flow::Continue);
         }
-        // An untyped intermediate root (a `$ref` target, an `allOf` entry) is typed only once merged, from its
-        // `const` or one-kind `enum` among others: its literals are judged on the merged node, where that type is
+        // An untyped intermediate root (a `$ref` target, a one-entry `allOf`'s entry) is typed only once merged, from
+        // its `const` or one-kind `enum` among others: its literals are judged on the merged node, where that type is
         // known, as they are in place (lifted first, a literal-only union branch would take its node's type instead
-        // of its own and admit what the literal refused).
-        if !cx.intermediate() || map.contains_key("type") {
+        // of its own and admit what the literal refused). An entry of several is merged only once they are gone.
+        if !cx.typed_when_merged() || map.contains_key("type") {
             for (keyword, value, rule) in enum_and_format(map) {
                 cx.queue_lift(keyword, value, rule);
             }

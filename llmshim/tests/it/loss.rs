@@ -4094,23 +4094,45 @@ fn an_untyped_node_emptied_by_the_required_filter_is_narrowed_in_place_as_behind
 }
 
 /// On Google and Code Assist, a union branch whose only constraint is a literal of another kind than its object node
-/// comes out behind a `$ref` as in place (`cargo xtask props`, soundness, seed 1796306707446602015). In place the
-/// branch is typed from its `enum` (`walk.infer-type`) and, admitting nothing beside its object node, removed; behind
-/// a `$ref` the target's walk lifted the `enum` (`google.enum-lift`) before the merged node was typed, so the branch
-/// took its node's `object` and the union admitted any object. An untyped `$ref` target's literals now wait for the
-/// merged node, as its type does. (A `const` Code Assist and Google do not keep is still dropped by the keep-list in
-/// the target's walk: Known gaps.)
+/// comes out behind a `$ref` or in a one-entry `allOf` as in place (`cargo xtask props`, soundness, seed
+/// 1796306707446602015). In place the branch is typed from its `enum` or `const` (`walk.infer-type`) and, admitting
+/// nothing beside its object node, removed; behind a `$ref` the target's walk lifted the `enum` (`google.enum-lift`),
+/// or stripped the `const` (`target.keyword`), before the merged node was typed, so the branch took its node's
+/// `object` and the union admitted any object. An untyped `$ref` target's or `allOf` entry's literals now wait for
+/// the merged node, as its type does. Gemini's JSON Schema dialect keeps the branch, typed from its literal, in each
+/// form alike (a `true` or `null` `const` was stripped there too, leaving the branch untyped behind a `$ref`).
 #[test]
 fn a_literal_branch_behind_a_ref_is_typed_from_its_literal_as_in_place() {
     let object = json!({"type": "object", "properties": {"q": {"type": "string"}}});
-    for literal in [json!({"enum": [1, 2]}), json!({"enum": [null]})] {
+    let literals = [
+        json!({"enum": [1, 2]}),
+        json!({"enum": [null]}),
+        json!({"const": 3}),
+        json!({"const": null}),
+        json!({"const": "x"}),
+        json!({"const": true}),
+    ];
+    for literal in literals {
         let in_place = json!({"type": "object", "properties": {"p": {"type": "object",
             "anyOf": [literal, object]}}});
         let behind = json!({"type": "object", "properties": {"p": {"type": "object",
             "anyOf": [{"$ref": "#/$defs/Tag"}, object]}}, "$defs": {"Tag": literal}});
-        for target in [Target::Google, Target::CloudCodeAssist] {
-            let out =
-                alike_in_place_and_behind_a_ref(&Options::for_target(target), &in_place, &behind);
+        let entry = json!({"type": "object", "properties": {"p": {"type": "object",
+            "anyOf": [{"allOf": [literal]}, object]}}});
+        for target in [
+            Target::Google,
+            Target::CloudCodeAssist,
+            Target::GoogleJsonSchema,
+        ] {
+            let options = Options::for_target(target);
+            let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
+            assert_eq!(
+                out,
+                alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
+            );
+            if target == Target::GoogleJsonSchema {
+                continue;
+            }
             let p = &out["properties"]["p"];
             let branches = match p.get("anyOf") {
                 Some(Value::Array(branches)) => branches.clone(),
@@ -4119,6 +4141,72 @@ fn a_literal_branch_behind_a_ref_is_typed_from_its_literal_as_in_place() {
             assert!(
                 branches.iter().all(|b| b.get("properties").is_some()),
                 "{target}: {out}"
+            );
+        }
+    }
+}
+
+/// On Gemini's JSON Schema dialect, a `format` behind a `$ref` or in a one-entry `allOf` on a string node is kept as
+/// in place. The target's walk judged the untyped target's `format` before its node's `string` reached it and
+/// lifted it (`gjs.format-lift`), so `{"type": "string", "$ref": "#/$defs/When"}` with `When` `{"format":
+/// "date-time"}` came out with the format in its description; Google's value rules already waited for the merged
+/// node. An untyped `$ref` target's or one-entry `allOf` entry's `enum` and `format` now wait there on this dialect
+/// too.
+#[test]
+fn a_format_behind_a_ref_on_a_string_node_is_kept_as_in_place() {
+    let in_place =
+        json!({"type": "object", "properties": {"p": {"type": "string", "format": "date-time"}}});
+    let behind = json!({"type": "object", "properties": {"p": {"type": "string", "$ref": "#/$defs/When"}},
+        "$defs": {"When": {"format": "date-time"}}});
+    let entry = json!({"type": "object", "properties": {"p": {"type": "string",
+        "allOf": [{"format": "date-time"}]}}});
+    for target in [
+        Target::Google,
+        Target::CloudCodeAssist,
+        Target::GoogleJsonSchema,
+    ] {
+        let options = Options::for_target(target);
+        let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
+        assert_eq!(
+            out,
+            alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
+        );
+        assert_eq!(
+            out["properties"]["p"]["format"],
+            json!("date-time"),
+            "{target}: {out}"
+        );
+    }
+}
+
+/// An entry of a several-entry `allOf` is merged only as a plain object schema (`walk.merge-all-of`), so its literals
+/// and `format` are judged in its own walk, not left for a merged node that would be typed from them: left there, an
+/// untyped entry holding only an `enum` or `format` (Google, Code Assist) or a `const` kept it from merging, the
+/// `allOf` stayed, and at the root the schema fell back (Gemini needs a type on every node), where the entry's
+/// keyword used to be lifted and the entries merged. `{"allOf": [{"type": "object", "properties": {...}}, {"format":
+/// "uri"}]}` comes out as the object with `(format: uri)` in its description on every Google-family target.
+#[test]
+fn an_all_of_entry_of_several_holding_only_a_literal_is_merged_with_it_lifted() {
+    let object = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    for (entry, text) in [
+        (json!({"format": "uri"}), "(format: uri)"),
+        (json!({"enum": [true]}), "(enum: [true])"),
+        (json!({"const": true}), "(const: true)"),
+        (json!({"const": {"q": "a"}}), r#"(const: {"q":"a"})"#),
+    ] {
+        let input = json!({"allOf": [object, entry]});
+        assert_no_loss_on_every_configuration(&input);
+        for target in [
+            Target::Google,
+            Target::CloudCodeAssist,
+            Target::GoogleJsonSchema,
+        ] {
+            let (out, report) = normalize(&Options::for_target(target), &input);
+            assert!(!report.used_fallback, "{target} {input}: {report:?}");
+            assert_eq!(
+                out,
+                json!({"type": "object", "properties": {"q": {"type": "string"}}, "description": text}),
+                "{target}"
             );
         }
     }

@@ -285,6 +285,7 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
             .with_position(position)
             .with_intermediate(true)
             .with_held(["allOf", "anyOf", "oneOf"])
+            .with_plain(true)
             .with_pointer(format!("{base}/allOf/{index}"));
         if cx.rewalk(entry, &how).is_err() || (!behind_ref && !mergeable(entry)) {
             cx.rollback(mark);
