@@ -24,6 +24,9 @@ impl<'r> RootShaping<'r> {
     }
 }
 
+/// The most kept definitions the root check follows from a union branch through definitions that only name another.
+const MAX_ALIASES: usize = 16;
+
 const META_ONLY: [&str; 4] = ["required", "title", "description", "$comment"];
 
 impl Pass for RootShaping<'_> {
@@ -49,10 +52,20 @@ impl Pass for RootShaping<'_> {
             return Ok(());
         }
         // A kept recursive site stands for its definition, walked by now: the output names it by reference, or holds
-        // a copy of it where no cycle is left.
-        let typed_otherwise = |branch: &Value| match llmshim_core::defs::site_name(branch) {
-            Some(name) => cx.definition(name).is_some_and(not_an_object),
-            None => not_an_object(branch),
+        // a copy of it where no cycle is left. A definition that is itself only a site of another (an entry merged
+        // into a node it names) stands for that one, followed a bounded number of times.
+        let typed_otherwise = |branch: &Value| {
+            let mut schema = branch;
+            for _ in 0..MAX_ALIASES {
+                let Some(name) = llmshim_core::defs::site_name(schema) else {
+                    return not_an_object(schema);
+                };
+                match cx.definition(name) {
+                    Some(definition) => schema = definition,
+                    None => return false,
+                }
+            }
+            false
         };
         for combinator in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = map.get(combinator)

@@ -971,3 +971,24 @@ fn a_root_union_branch_naming_a_definition_typed_otherwise_fails_on_the_first_pa
         );
     }
 }
+
+/// Found by the property test (mcp, seed 1797005): the root, typed `object`, is a reference to `Item`, a `string`
+/// whose snake-case `all_of` names `Tag`, a union of `Item` alone. The walk keeps `Item`'s site in the root's union
+/// and makes `Item`'s definition only a site of `Tag` (the one-entry `allOf` merged into the node it names), so the
+/// root check above, which read a site's definition one step, saw an untyped definition and passed; the output
+/// then named `Tag` directly, a `string`, and a second pass fell back. The check now follows a definition that only
+/// names another, so the first pass falls back too.
+#[test]
+fn a_root_union_branch_naming_a_definition_through_another_fails_on_the_first_pass() {
+    const THROUGH_AN_ALIAS: &str = r##"{"type":"object","properties":{},"required":[],"$ref":"#/$defs/Item","$defs":{"Item":{"type":"string","all_of":[{"$ref":"#/$defs/Tag"}]},"Tag":{"anyOf":[{"$ref":"#/$defs/Item"}]}}}"##;
+    every_invariant_holds(THROUGH_AN_ALIAS);
+    let input: Value = serde_json::from_str(THROUGH_AN_ALIAS).expect("JSON");
+    let options = Options::for_target(Target::Mcp);
+    let (out, report) = run(&uncached(), &options, &input);
+    let reason = report.fallback_reason.as_ref().map(|r| r.message.as_str());
+    assert_eq!(
+        reason,
+        Some("no root anyOf branch can be an object"),
+        "{out}"
+    );
+}
