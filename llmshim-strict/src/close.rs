@@ -143,6 +143,32 @@ fn carry_into_branches(
             shape.insert(k.to_owned(), value.clone());
         }
     }
+    // A branch that only requires some of the node's names takes the node's shape closed with those names required
+    // too: they stay as written there, the others nullable.
+    let open = shape.clone();
+    let close_with = |names: &[&str]| -> Result<Map<String, Value>, &'static str> {
+        let mut shape = open.clone();
+        let mut required = match json::member(&shape, "required") {
+            Some(Value::Array(required)) => required.clone(),
+            _ => Vec::new(),
+        };
+        for name in names {
+            if !required.iter().any(|r| r.as_str() == Some(name)) {
+                required.push(Value::String((*name).to_owned()));
+            }
+        }
+        json::set(&mut shape, "required", Value::Array(required));
+        close_object(&mut shape, |_| {}).map_err(|unclosable| match unclosable {
+            Unclosable::NotAProperty(_) => {
+                "a union branch requires a property its object does not declare"
+            }
+            _ => "an object beside a union of required names cannot be closed",
+        })?;
+        Ok(match json::remove(&mut shape, "properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        })
+    };
     let diagnostics = cx.settings().diagnostics;
     let mut wrapped = Vec::new();
     let closed = close_object(&mut shape, |name| {
@@ -161,7 +187,7 @@ fn carry_into_branches(
         Some(Value::Object(properties)) => properties,
         _ => Map::new(),
     };
-    if let Err(why) = distribute::carry_into_branches(map, key, &properties, cx) {
+    if let Err(why) = distribute::carry_into_branches(map, key, &properties, &close_with, cx) {
         return Err(cx.fail(FallbackKind::StrictUnsupported, why));
     }
     for name in wrapped {

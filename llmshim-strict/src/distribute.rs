@@ -66,13 +66,19 @@ pub(crate) fn bare_union(map: &Map<String, Value>) -> Option<&'static str> {
         .then_some(union)
 }
 
+/// The node's properties closed with some names required besides its own: what a branch that only requires names
+/// takes (see [`carry_into_branches`]). An error where a name is not one of the node's properties.
+pub(crate) type CloseWith<'a> = dyn Fn(&[&str]) -> Result<Map<String, Value>, &'static str> + 'a;
+
 /// Rebuilds each branch of the node's union `key` with the node's properties, `closed_properties` as closing leaves
-/// them, beside its own. The first reason a branch cannot take them is returned and nothing is written; on success
-/// the node keeps its union and annotations only.
+/// them, beside its own; a branch that only requires names of the node's properties takes them as `close_with`
+/// closes them with those names required. The first reason a branch cannot take them is returned and nothing is
+/// written; on success the node keeps its union and annotations only.
 pub(crate) fn carry_into_branches(
     map: &mut Map<String, Value>,
     key: &str,
     closed_properties: &Map<String, Value>,
+    close_with: &CloseWith<'_>,
     cx: &NodeCtx<'_>,
 ) -> Result<(), &'static str> {
     if map.keys().any(|k| {
@@ -106,6 +112,7 @@ pub(crate) fn carry_into_branches(
         properties: closed_properties,
         closed: node_closed,
         omitted: &omitted,
+        close_with,
     };
     let merged = branches
         .iter()
@@ -127,6 +134,8 @@ struct Shape<'a> {
     closed: bool,
     /// The names of the node's properties its walk omitted.
     omitted: &'a [String],
+    /// The node's properties closed with more names required, for a branch that only requires names.
+    close_with: &'a CloseWith<'a>,
 }
 
 impl Shape<'_> {
@@ -144,6 +153,9 @@ impl Shape<'_> {
         if json::member(b, "type").and_then(Value::as_str) == Some("object") {
             return self.carried_into_object(b, pointer, cx).map(Value::Object);
         }
+        if let Some(names) = required_only(b) {
+            return self.carried_into_required(b, &names).map(Value::Object);
+        }
         let Some(union) = bare_union(b) else {
             return Err("a union branch beside the object's properties is not an object");
         };
@@ -154,6 +166,36 @@ impl Shape<'_> {
             }
         }
         Ok(Value::Object(out))
+    }
+
+    /// A branch that only requires `names` (annotations besides): it admits the node's values that hold those names,
+    /// so it becomes a closed object with the node's properties, the names it requires as the node's required ones
+    /// are (not made nullable), the others nullable as closing leaves them. A name the node does not declare, or
+    /// one its walk omitted, gives up: the closed object admits no such name.
+    fn carried_into_required(
+        &self,
+        b: &Map<String, Value>,
+        names: &[&str],
+    ) -> Result<Map<String, Value>, &'static str> {
+        if names
+            .iter()
+            .any(|name| self.omitted.iter().any(|o| o == name))
+        {
+            return Err("a union branch requires a property its object omitted");
+        }
+        let properties = (self.close_with)(names)?;
+        let all = properties.keys().cloned().map(Value::String).collect();
+        let mut out = Map::new();
+        out.insert("type".to_owned(), Value::String("object".to_owned()));
+        for (k, v) in b {
+            if k != "required" {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        out.insert("properties".to_owned(), Value::Object(properties));
+        out.insert("required".to_owned(), Value::Array(all));
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
+        Ok(out)
     }
 
     /// A closed object branch with the node's properties beside its own: on a name both declare the two schemas
@@ -215,6 +257,21 @@ impl Shape<'_> {
         json::set(&mut out, "required", Value::Array(names));
         Ok(out)
     }
+}
+
+/// The names a branch that holds only `required` (an array of strings) and annotations requires; `None` for any
+/// other branch.
+fn required_only(b: &Map<String, Value>) -> Option<Vec<&str>> {
+    let Some(Value::Array(names)) = json::member(b, "required") else {
+        return None;
+    };
+    if !b
+        .keys()
+        .all(|k| k == "required" || keyword::ANNOTATIONS.contains(&k.as_str()))
+    {
+        return None;
+    }
+    names.iter().map(Value::as_str).collect()
 }
 
 /// One property's schema from the node (`ours`) and from a branch (`theirs`), both as closing leaves them (an

@@ -3207,3 +3207,94 @@ fn a_strict_union_branch_holding_only_a_kept_format_takes_its_string_node_type()
         }
     }
 }
+
+/// Under strict, an object node with properties beside a union of branches that only require some of its names
+/// (`github-action.json`'s composite steps, `{"required": ["run", "shell"]}` or `{"required": ["uses"]}`; a Known gap
+/// until now) is no longer given up at the node: each such branch becomes a closed object with the node's properties,
+/// the names it requires as written (not nullable), the others nullable as closing makes optional ones
+/// (`strict.close-object`). The instances valid against the input, written as strict writes them, are valid against
+/// every strict target's output, and one that holds neither alternative's names is not. A branch that requires a
+/// name the node does not declare, or one its walk omitted, still gives strict up at the node, so the optional
+/// property around it is omitted.
+#[test]
+fn a_strict_object_with_properties_beside_a_union_of_required_names_admits_each_alternative() {
+    let input = json!({"type": "object", "properties": {"step": {
+        "type": "object",
+        "properties": {
+            "run": {"type": "string"},
+            "shell": {"type": "string", "enum": ["bash", "sh"]},
+            "uses": {"type": "string"},
+            "name": {"type": "string"}
+        },
+        "required": ["name"],
+        "oneOf": [{"required": ["run", "shell"]}, {"required": ["uses"], "description": "an action"}],
+        "additionalProperties": false
+    }}, "required": ["step"]});
+    let valid = [
+        json!({"step": {"name": "n", "run": "r", "shell": "sh"}}),
+        json!({"step": {"name": "n", "uses": "u"}}),
+    ];
+    let written = [
+        json!({"step": {"name": "n", "run": "r", "shell": "sh", "uses": null}}),
+        json!({"step": {"name": "n", "run": null, "shell": null, "uses": "u"}}),
+    ];
+    let refused = [
+        json!({"step": {"name": "n", "run": "r", "shell": null, "uses": null}}),
+        json!({"step": {"name": "n", "run": null, "shell": null, "uses": null}}),
+    ];
+    let input_validator = validate::compile(&input).expect("the input compiles");
+    for instance in &valid {
+        assert!(
+            validate::errors(&input_validator, instance).is_empty(),
+            "{instance}"
+        );
+    }
+    for (target, output) in strict_outputs_admitting(&input, &written, true) {
+        let validator = validate::compile(&output).expect("the output compiles");
+        for instance in &refused {
+            assert!(
+                !validate::errors(&validator, instance).is_empty(),
+                "{target}: {instance} against {output}"
+            );
+        }
+    }
+    // `missing` is not one of the node's names: closed, the branch would admit nothing the input's open node admits
+    // with it, so strict is given up at the node and the optional `opt` omitted. Likewise `bad`, which the node
+    // declares but its walk omits (a closed object requiring a name it does not declare admits nothing strict can
+    // write, `target.omit-property`): a branch requiring it admits no instance of the output's node.
+    let undeclared = json!({"type": "object", "properties": {
+        "opt": {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "anyOf": [{"required": ["missing"]}, {"required": ["a"]}]
+        },
+        "keep": {"type": "string"}
+    }, "required": ["keep"]});
+    let omitted = json!({"type": "object", "properties": {
+        "opt": {
+            "type": "object",
+            "properties": {
+                "bad": {"type": "object", "properties": {}, "required": ["not_declared"]},
+                "a": {"type": "string"}
+            },
+            "anyOf": [{"required": ["bad"]}, {"required": ["a"]}]
+        },
+        "keep": {"type": "string"}
+    }, "required": ["keep"]});
+    for input in [&undeclared, &omitted] {
+        for target in [
+            Target::OpenAiChat,
+            Target::OpenAiResponses,
+            Target::Anthropic,
+            Target::Mcp,
+        ] {
+            let options = Options::for_target(target).with_strict(true);
+            let mut output = input.clone();
+            let report = Normalizer::default().normalize_with(&options, &mut output);
+            assert!(
+                report.strict && report.narrowed && output["properties"].get("opt").is_none(),
+                "{target}: {report:?} {output}"
+            );
+        }
+    }
+}
