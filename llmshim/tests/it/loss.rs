@@ -4288,3 +4288,29 @@ fn code_assist_merges_a_branch_emptied_by_a_lift_in_place_as_behind_a_ref() {
         "{report:?}"
     );
 }
+
+/// Found by the property (seed 1797008, chat): `walk.merge-all-of` joined the entries' descriptions skipping empty
+/// texts, so an `allOf` whose only description was `""` (`{"allOf": [{"description": ""}, {"$ref": ...}]}` in a
+/// union branch) came out with none, where every other step keeps a description written empty. The merge now keeps
+/// one, empty, when a participant wrote it; texts are still joined without the empty ones.
+#[test]
+fn an_all_of_entry_s_empty_description_is_kept_by_the_merge() {
+    let input = json!({"properties": {"name": {"anyOf": [{"allOf": [
+        {"description": ""}, {"$ref": "#/$defs/Tag"}]}]}},
+        "required": [], "$defs": {"Tag": {"properties": {}, "required": []}}});
+    assert_no_loss_on_every_configuration(&input);
+    let (out, _) = normalize(&Options::for_target(Target::OpenAiChat), &input);
+    assert_eq!(
+        out["properties"]["name"]["anyOf"][0]["description"],
+        json!(""),
+        "{out}"
+    );
+    let joined = json!({"properties": {"name": {"allOf": [
+        {"description": ""}, {"properties": {"a": {}}}, {"description": "y"}]}}});
+    let (out, _) = normalize(&Options::for_target(Target::OpenAiChat), &joined);
+    assert_eq!(
+        out["properties"]["name"]["description"],
+        json!("y"),
+        "{out}"
+    );
+}

@@ -85,6 +85,11 @@ struct Reading {
     lifted: BTreeSet<String>,
     /// `walk.one-of-to-any-of` relaxed a `oneOf`: exclusivity is not enforced.
     one_of_as_any_of: bool,
+    /// How many lifted keywords [`relax`] has dropped so far. A `oneOf` whose branches lost one is read as an
+    /// `anyOf`: widening a branch of a `oneOf` can make a value match two branches, so the reading would refuse
+    /// values the output, which may keep that keyword where the reading drops it (`lifted` is one set for the
+    /// whole document), still admits.
+    dropped: std::cell::Cell<usize>,
     /// `google.filter-required`: a required name the node does not declare is dropped.
     filter_required: bool,
     /// `walk.merge-all-of`: a single-entry `allOf` is merged into its node, the entry winning on a shared key.
@@ -167,6 +172,7 @@ impl Reading {
         Reading {
             lifted,
             one_of_as_any_of: has("walk.one-of-to-any-of"),
+            dropped: std::cell::Cell::new(0),
             filter_required: has("google.filter-required"),
             branch_required_meet: has("cca.merge-combinator"),
             siblings_win: has("resolve.inline-ref") || has("resolve.keep-recursive-ref"),
@@ -373,8 +379,10 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
         }
     }
     let mut node = Map::new();
+    let mut widened_one_of = false;
     for (key, value) in &map {
         let step = usize::from(consumes(key));
+        let dropped = cx.reading.dropped.get();
         cx.depth += step;
         let position = (
             cx.instance,
@@ -420,7 +428,15 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             cx.odd_nots,
             cx.conditional,
         ) = position;
+        // Below a `not` or an `if` the reading keeps lifted keywords as written, so the widening is read only here.
+        widened_one_of |= key == "oneOf" && !cx.negated && cx.reading.dropped.get() > dropped;
         node.insert(key.clone(), value);
+    }
+    if widened_one_of
+        && !node.contains_key("anyOf")
+        && let Some(branches) = node.remove("oneOf")
+    {
+        node.insert("anyOf".to_owned(), branches);
     }
     if cx.reading.siblings_win
         && let Some(Value::String(reference)) = node.get("$ref").cloned()
@@ -901,6 +917,7 @@ fn relax(
     }
     for (key, value) in &map {
         if reading.lifted.contains(key) && !negated {
+            reading.dropped.set(reading.dropped.get() + 1);
             continue;
         }
         let key = if reading.one_of_as_any_of && key == "oneOf" && !map.contains_key("anyOf") {
@@ -3297,4 +3314,33 @@ fn a_strict_object_with_properties_beside_a_union_of_required_names_admits_each_
             );
         }
     }
+}
+
+/// Found by the property (seed 1797008, chat): Chat's dialect lifts a `\p{L}` pattern deep in a definition
+/// (`openai.pattern-dialect`), so the reading drops `pattern` everywhere (`lifted` is one set per document), also
+/// from the first branch of `name`'s `oneOf`, which the output keeps. Dropped there, the branch admits every string,
+/// and `""` then matches both branches, so the reading refused what the output admits (only `{}` matches there).
+/// A `oneOf` whose branches lost a lifted keyword in the reading is now read as an `anyOf`, which admits at least
+/// what the output's `oneOf` admits, with or without the keyword. The library's output is unchanged.
+#[test]
+fn a_one_of_whose_branch_the_reading_widened_is_read_as_any_of() {
+    let input = json!({"properties": {
+        "name": {"one_of": [{"type": "string", "pattern": "^[a-z]+$"}, {}]},
+        "tags": {"type": "array", "items": {"type": "string", "pattern": "^\\p{L}+$"}}
+    }, "required": []});
+    let found = verdict_even_unnarrowed(&input, Target::OpenAiChat, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+    // The reading itself: the lifted `pattern` gone from the branch, the `oneOf` read as an `anyOf`; a `oneOf`
+    // without a lifted keyword in its branches stays one.
+    let reading = Reading {
+        lifted: ["pattern".to_owned()].into_iter().collect(),
+        ..Reading::default()
+    };
+    let node = json!({"oneOf": [{"type": "string", "pattern": "^a"}, {}]});
+    assert_eq!(
+        read_original(&node, &reading),
+        Some(json!({"anyOf": [{"type": "string"}, {}]}))
+    );
+    let node = json!({"oneOf": [{"type": "string", "minLength": 1}, {}]});
+    assert_eq!(read_original(&node, &reading), Some(node.clone()));
 }

@@ -25,7 +25,8 @@ const RULE: &str = "walk.merge-all-of";
 /// the node has neither a `type` other than `"object"` nor an `additionalProperties` other than `false`:
 /// `properties` are the node's own followed by each entry's (a name with different schemas gets an `allOf` of
 /// them, which its own visit merges in turn), `required` is their union in first-seen order, the title is the
-/// node's or else the first entry's, descriptions are joined with one space, and `type` is `"object"`.
+/// node's or else the first entry's, descriptions are joined with one space (empty ones skipped, an empty one kept
+/// where none has text), and `type` is `"object"`.
 /// The merge is exact when no participant is closed, or when exactly one is and every other one's property names
 /// are among its names (the result is then closed); otherwise the result is closed when any participant was and
 /// the change is recorded as relaxed. A property an entry's walk omitted is left out of the result; one narrowed below
@@ -517,6 +518,7 @@ fn merge_into(
     let mut required: Vec<Value> = Vec::new();
     let mut title: Option<Value> = None;
     let mut descriptions: Vec<&str> = Vec::new();
+    let mut any_description = false;
     for p in &participants {
         if let Some(Value::Object(props)) = p.get("properties") {
             any_properties = true;
@@ -546,13 +548,15 @@ fn merge_into(
         {
             title = Some(t.clone());
         }
-        if let Some(Value::String(d)) = p.get("description")
-            && !d.is_empty()
-        {
-            descriptions.push(d);
+        if let Some(Value::String(d)) = p.get("description") {
+            any_description = true;
+            if !d.is_empty() {
+                descriptions.push(d);
+            }
         }
     }
-    let description = (!descriptions.is_empty()).then(|| descriptions.join(" "));
+    // Empty texts are skipped when joining, but a description the participants wrote empty stays one.
+    let description = any_description.then(|| descriptions.join(" "));
     let properties: Map<String, Value> = variants
         .into_iter()
         .map(|(name, mut seen)| {
