@@ -2432,12 +2432,7 @@ fn a_reference_merged_beside_a_type_is_not_dropped_under_strict() {
         "description": "see the definition"}]}}, "required": [], "$defs": {
         "Node": {"type": "array", "prefixItems": [{"type": "array", "prefixItems": [{"$ref": "#/$defs/Node"},
             {"$ref": "#/$defs/Item"}], "items": false}], "items": false}, "Item": {}}});
-    for target in [
-        Target::OpenAiChat,
-        Target::OpenAiResponses,
-        Target::Anthropic,
-        Target::Mcp,
-    ] {
+    for target in STRICT_TARGETS {
         let found = verdict(&input, target, true, |_| {});
         assert!(
             matches!(found, Verdict::Sound { .. }),
@@ -2780,12 +2775,7 @@ fn an_all_of_entry_in_another_resource_whose_additional_properties_bind_a_siblin
             "{input}"
         );
         assert_never_unsound(&input);
-        for target in [
-            Target::OpenAiChat,
-            Target::OpenAiResponses,
-            Target::Anthropic,
-            Target::Mcp,
-        ] {
+        for target in STRICT_TARGETS {
             let mut out = input.clone();
             let report =
                 normalizer.normalize_with(&Options::for_target(target).with_strict(true), &mut out);
@@ -2899,12 +2889,7 @@ fn a_ref_sibling_replaces_the_names_of_the_entries_the_target_merges() {
         "$defs": {"T": {"allOf": [
             {"properties": {"x": {"type": "string"}}, "additionalProperties": false},
             {"properties": {}}]}}});
-    for target in [
-        Target::OpenAiChat,
-        Target::OpenAiResponses,
-        Target::Anthropic,
-        Target::Mcp,
-    ] {
+    for target in STRICT_TARGETS {
         let found = verdict(&input, target, true, |_| {});
         assert!(
             matches!(found, Verdict::Sound { .. }),
@@ -3071,12 +3056,7 @@ fn a_strict_union_branch_does_not_bring_back_a_property_its_object_omitted() {
     let refused = json!({"x": {"properties": "", "name": ""}});
     let input_validator = validate::compile(&input).expect("the input compiles");
     assert!(!validate::errors(&input_validator, &refused).is_empty());
-    for target in [
-        Target::OpenAiChat,
-        Target::OpenAiResponses,
-        Target::Anthropic,
-        Target::Mcp,
-    ] {
+    for target in STRICT_TARGETS {
         let options = Options::for_target(target).with_strict(true);
         let mut output = input.clone();
         let report = Normalizer::default().normalize_with(&options, &mut output);
@@ -3152,6 +3132,14 @@ fn a_strict_union_branch_emptied_by_the_keep_list_takes_its_nodes_type_in_place(
     strict_outputs_admitting(&input, &written, false);
 }
 
+/// The targets that enforce strict mode.
+const STRICT_TARGETS: [Target; 4] = [
+    Target::OpenAiChat,
+    Target::OpenAiResponses,
+    Target::Anthropic,
+    Target::Mcp,
+];
+
 /// The output of `input` on each strict target (chat, responses, anthropic, mcp), after checking that it stays
 /// strict without a fallback (and, where `exact`, without narrowing) and admits every instance of `admitted`.
 fn strict_outputs_admitting(
@@ -3160,12 +3148,7 @@ fn strict_outputs_admitting(
     exact: bool,
 ) -> Vec<(Target, Value)> {
     let mut outputs = Vec::new();
-    for target in [
-        Target::OpenAiChat,
-        Target::OpenAiResponses,
-        Target::Anthropic,
-        Target::Mcp,
-    ] {
+    for target in STRICT_TARGETS {
         let options = Options::for_target(target).with_strict(true);
         let mut output = input.clone();
         let report = Normalizer::default().normalize_with(&options, &mut output);
@@ -3299,12 +3282,7 @@ fn a_strict_object_with_properties_beside_a_union_of_required_names_admits_each_
         "keep": {"type": "string"}
     }, "required": ["keep"]});
     for input in [&undeclared, &omitted] {
-        for target in [
-            Target::OpenAiChat,
-            Target::OpenAiResponses,
-            Target::Anthropic,
-            Target::Mcp,
-        ] {
+        for target in STRICT_TARGETS {
             let options = Options::for_target(target).with_strict(true);
             let mut output = input.clone();
             let report = Normalizer::default().normalize_with(&options, &mut output);
