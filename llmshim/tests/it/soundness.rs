@@ -489,6 +489,27 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
     read
 }
 
+/// Whether `entry` is an object schema that `walk.merge-all-of` merges with the other entries of an `allOf` of
+/// several: only `type` (`"object"`), `properties`, `required`, `additionalProperties` (`false`), `title` and
+/// `description`.
+fn plain_entry(entry: &Value) -> bool {
+    let names = |value: &Value| {
+        value
+            .as_array()
+            .is_some_and(|n| n.iter().all(Value::is_string))
+    };
+    entry.as_object().is_some_and(|map| {
+        map.iter().all(|(key, value)| match key.as_str() {
+            "type" => value.as_str() == Some("object"),
+            "properties" => value.is_object(),
+            "required" => names(value),
+            "additionalProperties" => *value == Value::Bool(false),
+            "title" | "description" => value.is_string(),
+            _ => false,
+        })
+    })
+}
+
 /// A `$ref` target's `allOf` of two or more plain object schemas (as read: only `type: "object"`, `properties`,
 /// `required`, `additionalProperties: false`, `title` and `description`), in a target without another `type` or an
 /// open `additionalProperties`, is merged into the target by the target's own walk (`walk.merge-all-of`), before the
@@ -511,20 +532,8 @@ fn merge_plain_entries(target: &mut Map<String, Value>) {
         "title" | "description" => !value.is_string(),
         _ => false,
     });
-    let plain = |entry: &Value| {
-        entry.as_object().is_some_and(|map| {
-            map.iter().all(|(key, value)| match key.as_str() {
-                "type" => value.as_str() == Some("object"),
-                "properties" => value.is_object(),
-                "required" => names(value),
-                "additionalProperties" => *value == Value::Bool(false),
-                "title" | "description" => value.is_string(),
-                _ => false,
-            })
-        })
-    };
     let mergeable = matches!(target.get("allOf"), Some(Value::Array(entries))
-        if entries.len() > 1 && entries.iter().all(plain));
+        if entries.len() > 1 && entries.iter().all(plain_entry));
     if node_conflicts || !mergeable {
         return;
     }
@@ -778,10 +787,16 @@ fn relax(
         // entry's own `allOf` entries, which the walk merges into it before it merges the entry into the node.
         let mut own = map.clone();
         let held = |combinator: &str| reading.held_unions_merge && map.contains_key(combinator);
+        // The entry's own `allOf` is merged into it first only where the walk can merge it: one entry, or plain object
+        // schemas; any other stays an `allOf`, which the entry's merge hands to the node beside the node's own keys.
+        let entries_merge = match entry.get("allOf") {
+            Some(Value::Array(entries)) => entries.len() == 1 || entries.iter().all(plain_entry),
+            _ => true,
+        };
         let merged = [
             ("anyOf", reading.branches_yield || held("anyOf")),
             ("oneOf", reading.branches_yield || held("oneOf")),
-            ("allOf", true),
+            ("allOf", entries_merge),
         ];
         for (combinator, _) in merged.iter().filter(|(_, merged)| *merged) {
             if let Some(Value::Array(branches)) = entry.get(*combinator) {
@@ -1884,9 +1899,11 @@ fn a_ref_sibling_wins_over_the_merged_all_of_entries_of_its_target() {
 }
 
 /// Found by the property (seed 424242001, Code Assist): the single `allOf` entry of an object node is itself an
-/// `allOf` of two numbers. The walk merges that inner `allOf` into the entry (`cca.merge-combinator`), which so
-/// becomes a number, and then the entry into the node, the entry winning (`walk.merge-all-of`, the listed widening):
-/// the output is a number. The reading merged the entry first and let the node's `object` win over the inner entries.
+/// `allOf`. The walk merges the entry into the node first (`walk.merge-all-of`, the entry winning, the listed
+/// widening), so the inner entries become the node's `allOf`; they merge into one schema there only where the walk
+/// can merge them (one entry, or plain object schemas), and then win over the node's keys as the entry did. Inner
+/// entries it cannot merge stay an `allOf` beside the node's keys (Chat keeps it so; Code Assist's union merge lets
+/// the node's keys win, `cca.merge-combinator`). The reading let the node's `object` win over a single inner entry.
 #[test]
 fn an_all_of_entry_wins_with_the_keys_of_its_own_merged_entries() {
     let input = json!({"properties": {"name": {"anyOf": [{"type": "null"}]}, "user_id": {"type": ["object", "number"],
@@ -1897,10 +1914,19 @@ fn an_all_of_entry_wins_with_the_keys_of_its_own_merged_entries() {
         entry_wins: true,
         ..Reading::default()
     };
+    // One inner entry: merged into the entry, it wins over the node's `type`.
+    let node = json!({"type": ["object", "number"], "minLength": 1, "allOf": [{"allOf": [{"type": "number", "minimum": 1}]}]});
+    assert_eq!(
+        read_original(&node, &reading),
+        Some(json!({"minLength": 1, "type": "number", "minimum": 1}))
+    );
+    // Two inner entries that are not object schemas: they stay an `allOf` beside the node's `type`.
     let node = json!({"type": "object", "minLength": 1, "allOf": [{"allOf": [{"type": "number"}, {"minimum": 1}]}]});
     assert_eq!(
         read_original(&node, &reading),
-        Some(json!({"minLength": 1, "allOf": [{"type": "number"}, {"minimum": 1}]}))
+        Some(
+            json!({"type": "object", "minLength": 1, "allOf": [{"type": "number"}, {"minimum": 1}]})
+        )
     );
 }
 
@@ -3321,4 +3347,20 @@ fn a_one_of_whose_branch_the_reading_widened_is_read_as_any_of() {
     );
     let node = json!({"oneOf": [{"type": "string", "minLength": 1}, {}]});
     assert_eq!(read_original(&node, &reading), Some(node.clone()));
+}
+
+/// Found by the property (seed 1797009, Code Assist): in `{"type": "object", "allOf": [{"allOf": [{"$ref": T},
+/// {"$ref": T}]}]}` with `T` a string, the walk cannot merge the inner entries (they are not object schemas), so the
+/// one entry's merge hands their `allOf` to the node beside its `object`, and Code Assist's union merge then lets the
+/// node's type win (`cca.merge-combinator`, the listed widening): the output admits every object. The reading took
+/// the inner entries' `type` as merged into the entry first, winning over the node's, and read a string, so it
+/// refused `{}`. An entry's own `allOf` now wins only where the walk merges it (one entry, or plain object schemas).
+#[test]
+fn an_entry_s_unmergeable_all_of_does_not_win_over_its_node() {
+    let input = json!({"properties": {
+        "user_id": {"type": ["integer", "string"]},
+        "name": {"type": "object", "allOf": [{"allOf": [{"$ref": "#/$defs/Tag"}, {"$ref": "#/$defs/Tag"}]}]}
+    }, "required": [], "$defs": {"Tag": {"type": "string"}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
