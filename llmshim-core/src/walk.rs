@@ -208,6 +208,11 @@ pub struct Position {
     /// For a union branch (an `anyOf` or `oneOf` entry): the one type of the node it is a branch of, when that node
     /// names a single type. The branch describes only values of that type, whatever it says itself.
     pub conjunct: Option<&'static str>,
+    /// For a union branch (an `anyOf` or `oneOf` entry) of an untyped intermediate root whose merged node may take
+    /// its type from the keys it is merged with ([`NodeCtx::typed_when_merged`], the root not finishing that union
+    /// itself): the branch's [`Position::conjunct`] is not known yet. The merged node's walk visits the branch again
+    /// with it, so what a branch takes from its node's type waits for that visit.
+    pub conjunct_pending: bool,
 }
 
 impl Position {
@@ -216,6 +221,7 @@ impl Position {
         instance: true,
         root: true,
         conjunct: None,
+        conjunct_pending: false,
     };
 
     /// A position from its two flags, not a union branch of a typed node.
@@ -224,6 +230,7 @@ impl Position {
             instance,
             root,
             conjunct: None,
+            conjunct_pending: false,
         }
     }
 
@@ -231,6 +238,13 @@ impl Position {
     #[must_use]
     pub const fn with_conjunct(mut self, conjunct: Option<&'static str>) -> Self {
         self.conjunct = conjunct;
+        self
+    }
+
+    /// The same position with [`Position::conjunct_pending`] set to `pending`.
+    #[must_use]
+    pub const fn with_conjunct_pending(mut self, pending: bool) -> Self {
+        self.conjunct_pending = pending;
         self
     }
 }
@@ -1484,6 +1498,8 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
     let conjunct = json::member(map, "type")
         .and_then(Value::as_str)
         .and_then(type_name);
+    // An untyped intermediate root's branches learn their node's type only in the merged node's walk.
+    let pending = cx.typed_when_merged() && !json::has(map, "type");
     let how = Walk::new()
         .with_lenient(cx.shared.settings.lenient_children)
         .with_definitions(cx.shared.settings.walk_definitions)
@@ -1502,8 +1518,10 @@ fn walk_children(node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<(), FallbackR
                 .keyword
                 .is_some_and(|k| cx.position.instance && k.keeps_instance_position());
             let mut position = Position::new(instance, false);
-            if matches!(child.keyword, Some(Keyword::AnyOf | Keyword::OneOf)) {
-                position = position.with_conjunct(conjunct);
+            if let Some(union @ (Keyword::AnyOf | Keyword::OneOf)) = child.keyword {
+                position = position
+                    .with_conjunct(conjunct)
+                    .with_conjunct_pending(pending && !cx.intermediate_holds(union.as_str()));
             }
             let mark = cx.checkpoint();
             let one_of = child.keyword == Some(Keyword::OneOf);

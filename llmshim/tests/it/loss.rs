@@ -4146,6 +4146,46 @@ fn a_literal_branch_behind_a_ref_is_typed_from_its_literal_as_in_place() {
     }
 }
 
+/// On Google and Code Assist, a nullable union whose live branch holds only `items`, with sibling `properties`, comes
+/// out behind a `$ref` or in a one-entry `allOf` as in place (loss property, seed 1797009). In place the node is typed
+/// `object` from its `properties`, the branch takes that type (its `items` says nothing of objects) and
+/// `google.collapse-nullable` leaves a nullable object with the properties. Behind a `$ref` the target's walk typed
+/// the branch `array` from its `items` before the merged node was typed, so the collapse made the node an array and
+/// its properties went as inapplicable, a `default` inside them with no note and no `narrowed`. A branch of an
+/// untyped `$ref` target or one-entry `allOf` entry now waits for the merged node's walk to be typed from `items`
+/// (`Position::conjunct_pending`), as the literal lifts wait for the merged node.
+#[test]
+fn an_items_branch_behind_a_ref_takes_its_merged_nodes_type_as_in_place() {
+    let properties = json!({"a": {"type": "string", "default": "x"}});
+    for union in ["anyOf", "oneOf"] {
+        let definition = json!({union: [{"type": "null"}, {"items": {"type": "string"}}]});
+        let mut node = definition.clone();
+        node["properties"] = properties.clone();
+        let in_place = json!({"type": "object", "properties": {"p": node}});
+        let behind = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/T",
+            "properties": properties}}, "$defs": {"T": definition}});
+        let entry = json!({"type": "object", "properties": {"p": {"allOf": [definition],
+            "properties": properties}}});
+        assert_no_loss_on_every_configuration(&behind);
+        assert_no_loss_on_every_configuration(&entry);
+        for target in [
+            Target::Google,
+            Target::CloudCodeAssist,
+            Target::GoogleJsonSchema,
+        ] {
+            let options = Options::for_target(target);
+            let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
+            assert_eq!(
+                out,
+                alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
+            );
+            let p = &out["properties"]["p"];
+            assert_eq!(p["type"], "object", "{target}: {out}");
+            assert!(p["properties"].get("a").is_some(), "{target}: {out}");
+        }
+    }
+}
+
 /// On Gemini's JSON Schema dialect, a `format` behind a `$ref` or in a one-entry `allOf` on a string node is kept as
 /// in place. The target's walk judged the untyped target's `format` before its node's `string` reached it and
 /// lifted it (`gjs.format-lift`), so `{"type": "string", "$ref": "#/$defs/When"}` with `When` `{"format":

@@ -7,8 +7,10 @@ use crate::report::{ChangeKind, FallbackKind, FallbackReason};
 use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 
 /// W17: gives an untyped node a `type` from `properties`, a primitive `const`, a one-kind `enum`, or (when the rule set
-/// says so) `items`; from `items`, a union branch of a node of one other type takes that type instead. An empty `enum`
-/// fails `invalid_schema` on every visit.
+/// says so) `items`; from `items`, a union branch of a node of one other type takes that type instead, and a branch of
+/// an untyped intermediate root waits for the merged node's walk
+/// ([`Position::conjunct_pending`](crate::walk::Position::conjunct_pending)). An empty `enum` fails `invalid_schema`
+/// on every visit.
 #[derive(Clone, Copy, Debug)]
 pub struct InferType {
     arrays_from_items: bool,
@@ -72,12 +74,16 @@ impl Pass for InferType {
         } else if self.arrays_from_items && json::has(map, "items") {
             // A union branch of a node of one other type describes only values of that type, for which `items`
             // says nothing: it takes that type, as an annotation-only branch does (`walk.narrow-any`), not `array`,
-            // which would admit none of them.
+            // which would admit none of them. A branch of an untyped `$ref` target or one-entry `allOf`'s entry
+            // learns its node's type only in the merged node's walk (a sibling's `properties` may make it `object`),
+            // so it waits for that walk: typed `array` here, it would win over the merged node's `object` when
+            // `google.collapse-nullable` or the combinator merge takes its keys, as it does not in place.
             match cx.position().conjunct {
                 Some(conjunct) if conjunct != "array" => {
                     from_conjunct = true;
                     Some(conjunct)
                 }
+                None if cx.position().conjunct_pending => None,
                 _ => Some("array"),
             }
         } else {
