@@ -4119,17 +4119,8 @@ fn a_literal_branch_behind_a_ref_is_typed_from_its_literal_as_in_place() {
             "anyOf": [{"$ref": "#/$defs/Tag"}, object]}}, "$defs": {"Tag": literal}});
         let entry = json!({"type": "object", "properties": {"p": {"type": "object",
             "anyOf": [{"allOf": [literal]}, object]}}});
-        for target in [
-            Target::Google,
-            Target::CloudCodeAssist,
-            Target::GoogleJsonSchema,
-        ] {
-            let options = Options::for_target(target);
-            let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
-            assert_eq!(
-                out,
-                alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
-            );
+        for target in GOOGLE_DIALECTS {
+            let out = alike_behind_a_ref_and_in_an_entry(target, &in_place, &behind, &entry);
             if target == Target::GoogleJsonSchema {
                 continue;
             }
@@ -4168,17 +4159,8 @@ fn an_items_branch_behind_a_ref_takes_its_merged_nodes_type_as_in_place() {
             "properties": properties}}});
         assert_no_loss_on_every_configuration(&behind);
         assert_no_loss_on_every_configuration(&entry);
-        for target in [
-            Target::Google,
-            Target::CloudCodeAssist,
-            Target::GoogleJsonSchema,
-        ] {
-            let options = Options::for_target(target);
-            let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
-            assert_eq!(
-                out,
-                alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
-            );
+        for target in GOOGLE_DIALECTS {
+            let out = alike_behind_a_ref_and_in_an_entry(target, &in_place, &behind, &entry);
             let p = &out["properties"]["p"];
             assert_eq!(p["type"], "object", "{target}: {out}");
             assert!(p["properties"].get("a").is_some(), "{target}: {out}");
@@ -4200,17 +4182,8 @@ fn a_format_behind_a_ref_on_a_string_node_is_kept_as_in_place() {
         "$defs": {"When": {"format": "date-time"}}});
     let entry = json!({"type": "object", "properties": {"p": {"type": "string",
         "allOf": [{"format": "date-time"}]}}});
-    for target in [
-        Target::Google,
-        Target::CloudCodeAssist,
-        Target::GoogleJsonSchema,
-    ] {
-        let options = Options::for_target(target);
-        let out = alike_in_place_and_behind_a_ref(&options, &in_place, &behind);
-        assert_eq!(
-            out,
-            alike_in_place_and_behind_a_ref(&options, &in_place, &entry)
-        );
+    for target in GOOGLE_DIALECTS {
+        let out = alike_behind_a_ref_and_in_an_entry(target, &in_place, &behind, &entry);
         assert_eq!(
             out["properties"]["p"]["format"],
             json!("date-time"),
@@ -4250,6 +4223,31 @@ fn an_all_of_entry_of_several_holding_only_a_literal_is_merged_with_it_lifted() 
             );
         }
     }
+}
+
+/// The targets that speak Gemini's dialects, whose walks wait for a `$ref` target's or a one-entry `allOf` entry's
+/// merged node before they judge its literals and formats.
+const GOOGLE_DIALECTS: [Target; 3] = [
+    Target::Google,
+    Target::CloudCodeAssist,
+    Target::GoogleJsonSchema,
+];
+
+/// The output of `in_place` for `target`, after checking that it comes out alike behind a `$ref` (`behind`) and as a
+/// one-entry `allOf` entry (`entry`), as [`alike_in_place_and_behind_a_ref`] checks each.
+fn alike_behind_a_ref_and_in_an_entry(
+    target: Target,
+    in_place: &Value,
+    behind: &Value,
+    entry: &Value,
+) -> Value {
+    let options = Options::for_target(target);
+    let out = alike_in_place_and_behind_a_ref(&options, in_place, behind);
+    assert_eq!(
+        out,
+        alike_in_place_and_behind_a_ref(&options, in_place, entry)
+    );
+    out
 }
 
 /// The output of `in_place` for `options`, after checking that it loses nothing on any configuration, that neither

@@ -3045,13 +3045,7 @@ fn a_strict_object_with_properties_beside_its_union_admits_what_node_and_branch_
         json!({"x": {"a": null, "b": 1, "c": "p"}}),
         json!({"x": {"a": "s", "b": 1, "c": "q"}}),
     ];
-    let input_validator = validate::compile(&input).expect("the input compiles");
-    for instance in &valid {
-        assert!(
-            validate::errors(&input_validator, instance).is_empty(),
-            "{instance}"
-        );
-    }
+    assert_input_admits(&input, &valid);
     for (target, output) in strict_outputs_admitting(&input, &written, true) {
         let validator = validate::compile(&output).expect("the output compiles");
         // Neither branch: no `a` and no `c`.
@@ -3148,13 +3142,7 @@ fn a_strict_union_branch_emptied_by_the_keep_list_takes_its_nodes_type_in_place(
         json!({"x": {"a": "v", "b": null}, "s": "z"}),
         json!({"x": {"a": "v", "b": 3}, "s": "p"}),
     ];
-    let input_validator = validate::compile(&input).expect("the input compiles");
-    for instance in &valid {
-        assert!(
-            validate::errors(&input_validator, instance).is_empty(),
-            "{instance}"
-        );
-    }
+    assert_input_admits(&input, &valid);
     strict_outputs_admitting(&input, &written, false);
 }
 
@@ -3165,6 +3153,18 @@ const STRICT_TARGETS: [Target; 4] = [
     Target::Anthropic,
     Target::Mcp,
 ];
+
+/// Asserts that `input` admits every one of `instances`: the values a test then expects a strict output to admit
+/// are values of the input, so admitting them is no widening.
+fn assert_input_admits(input: &Value, instances: &[Value]) {
+    let validator = validate::compile(input).expect("the input compiles");
+    for instance in instances {
+        assert!(
+            validate::errors(&validator, instance).is_empty(),
+            "{instance}"
+        );
+    }
+}
 
 /// The output of `input` on each strict target (chat, responses, anthropic, mcp), after checking that it stays
 /// strict without a fallback (and, where `exact`, without narrowing) and admits every instance of `admitted`.
@@ -3208,13 +3208,7 @@ fn a_strict_union_branch_holding_only_a_kept_format_takes_its_string_node_type()
         ]}
     }, "required": ["ip"], "additionalProperties": false});
     let valid = [json!({"ip": "192.0.2.1"}), json!({"ip": "2001:db8::1"})];
-    let input_validator = validate::compile(&input).expect("the input compiles");
-    for instance in &valid {
-        assert!(
-            validate::errors(&input_validator, instance).is_empty(),
-            "{instance}"
-        );
-    }
+    assert_input_admits(&input, &valid);
     for (target, output) in strict_outputs_admitting(&input, &valid, true) {
         let branches = output["properties"]["ip"]["anyOf"]
             .as_array()
@@ -3268,13 +3262,7 @@ fn a_strict_object_with_properties_beside_a_union_of_required_names_admits_each_
         json!({"step": {"name": "n", "run": "r", "shell": null, "uses": null}}),
         json!({"step": {"name": "n", "run": null, "shell": null, "uses": null}}),
     ];
-    let input_validator = validate::compile(&input).expect("the input compiles");
-    for instance in &valid {
-        assert!(
-            validate::errors(&input_validator, instance).is_empty(),
-            "{instance}"
-        );
-    }
+    assert_input_admits(&input, &valid);
     for (target, output) in strict_outputs_admitting(&input, &written, true) {
         let validator = validate::compile(&output).expect("the output compiles");
         for instance in &refused {
