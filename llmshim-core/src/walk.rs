@@ -510,6 +510,9 @@ struct Shared {
     made_unions: Vec<String>,
     /// Pointers of union branches strict closed from open objects (see [`NodeCtx::note_closed_by_strict`]).
     closed_by_strict: Vec<String>,
+    /// Pointers of union branches `walk.narrow-any` left to the merged node's walk (see
+    /// [`NodeCtx::note_waiting_branch`]).
+    waiting_branches: Vec<String>,
     /// How many changes made the schema admit fewer values (recorded or not; see [`NodeCtx::count`]).
     narrowed: usize,
     /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and the ones a pass
@@ -876,6 +879,7 @@ impl NodeCtx<'_> {
             changes: self.shared.changes.len(),
             defs: self.shared.defs.len(),
             closed_by_strict: self.shared.closed_by_strict.len(),
+            waiting_branches: self.shared.waiting_branches.len(),
             narrowed: self.shared.narrowed,
             tightened: self.shared.tightened,
         }
@@ -886,6 +890,7 @@ impl NodeCtx<'_> {
         self.shared.changes.truncate(mark.changes);
         self.shared.defs.truncate(mark.defs);
         self.shared.closed_by_strict.truncate(mark.closed_by_strict);
+        self.shared.waiting_branches.truncate(mark.waiting_branches);
         self.shared.narrowed = mark.narrowed;
         self.shared.tightened = mark.tightened;
         self.shared.climb = None;
@@ -1052,6 +1057,27 @@ impl NodeCtx<'_> {
         self.shared.closed_by_strict.iter().any(|p| p == pointer)
     }
 
+    /// Notes that the union branch being visited, annotations alone as written, is left untyped for the merged node's
+    /// walk ([`Position::conjunct_pending`]), which judges it again with its node's type (`walk.narrow-any`).
+    pub fn note_waiting_branch(&mut self) {
+        self.shared
+            .waiting_branches
+            .push(self.shared.pointer.clone());
+    }
+
+    /// Whether a union branch of the node being visited (an `anyOf` or `oneOf` entry) was left for the merged node's
+    /// walk ([`NodeCtx::note_waiting_branch`]) in this walk, counting no walk undone by [`NodeCtx::rollback`].
+    pub fn holds_waiting_branch(&self) -> bool {
+        self.shared.waiting_branches.iter().any(|p| {
+            p.strip_prefix(self.shared.pointer.as_str())
+                .and_then(|rest| {
+                    rest.strip_prefix("/anyOf/")
+                        .or_else(|| rest.strip_prefix("/oneOf/"))
+                })
+                .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+        })
+    }
+
     /// Marks the `anyOf` at `pointer` as made by the walk: a climb passes through its branches instead of removing
     /// one.
     pub fn mark_made_union(&mut self, pointer: String) {
@@ -1182,6 +1208,7 @@ pub struct Checkpoint {
     changes: usize,
     defs: usize,
     closed_by_strict: usize,
+    waiting_branches: usize,
     narrowed: usize,
     tightened: usize,
 }
@@ -1284,6 +1311,7 @@ pub fn walk_detailed(
         stub_site: None,
         made_unions: Vec::new(),
         closed_by_strict: Vec::new(),
+        waiting_branches: Vec::new(),
         narrowed: 0,
         tightened: 0,
         cuts_done: vec![false; cuts],

@@ -48,7 +48,8 @@ impl Pass for GoogleTail<'_> {
         };
         // Whether the collapse or a merge gave the node keys (or its type) after W22 ran.
         let mut late = false;
-        if self.rules.collapse_nullable_any_of {
+        // A target's union holding a branch `walk.narrow-any` left to the merged node is collapsed there, as in place.
+        if self.rules.collapse_nullable_any_of && !awaits_merged_node(map, cx) {
             late |= collapse(map, cx) || drop_null_branches(map, cx);
         }
         // An intermediate root (a `$ref` target, a one-entry `allOf`'s entry) is merged with other keys before its node
@@ -110,6 +111,16 @@ impl Pass for GoogleTail<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `map`, an untyped intermediate root whose merged node may take its type from the keys it is merged with
+/// ([`NodeCtx::typed_when_merged`]), holds a union branch, annotations alone as written, that `walk.narrow-any` left
+/// for the merged node's walk to judge ([`NodeCtx::holds_waiting_branch`]). Collapsed here, such a branch would
+/// bring the root a `nullable` mark and no type, and the merged node, typed by no sibling, would then not be the
+/// annotation-only node that `walk.narrow-any` types: the union is left to the merged node, whose walk types the
+/// branch with what it knows of its node's type and then collapses it, as in place.
+fn awaits_merged_node(map: &Map<String, Value>, cx: &NodeCtx<'_>) -> bool {
+    cx.typed_when_merged() && !json::has(map, "type") && cx.holds_waiting_branch()
 }
 
 fn is_null_type(branch: &Value) -> bool {

@@ -4168,6 +4168,63 @@ fn an_items_branch_behind_a_ref_takes_its_merged_nodes_type_as_in_place() {
     }
 }
 
+/// On Google and Code Assist, a nullable union whose live branch holds only annotations, with sibling `properties`,
+/// comes out behind a `$ref` or in a one-entry `allOf` as in place: a nullable object (on Google) with its properties
+/// and the branch's text. In place the branch takes the node's `object` (`walk.infer-type`); behind a `$ref` the
+/// target's walk made it a `(type: any)` string (`walk.narrow-any`) before the merged node was typed, so the collapse
+/// made the node a string and its properties went as inapplicable, reported `narrowed`. Such a branch now waits for
+/// the merged node's walk (`Position::conjunct_pending`), and the target's union with it is collapsed there, so that
+/// without sibling `properties` the branch is still typed (a `(type: any)` string, as in place): every node keeps a
+/// type, which Gemini needs.
+#[test]
+fn an_annotation_only_branch_behind_a_ref_takes_its_merged_nodes_type_as_in_place() {
+    fn typed(schema: &Value) -> bool {
+        let below = |key: &str| match schema.get(key) {
+            Some(Value::Object(map)) if key == "properties" => map.values().all(typed),
+            Some(Value::Array(list)) => list.iter().all(typed),
+            Some(item @ Value::Object(_)) => typed(item),
+            _ => true,
+        };
+        (schema.get("type").is_some() || schema.get("anyOf").is_some())
+            && ["properties", "items", "anyOf"].into_iter().all(below)
+    }
+    let properties = json!({"a": {"type": "string", "default": "x"}});
+    for union in ["anyOf", "oneOf"] {
+        for siblings in [true, false] {
+            let definition = json!({union: [{"type": "null"}, {"description": "d"}]});
+            let mut node = definition.clone();
+            let mut behind = json!({"$ref": "#/$defs/T"});
+            let mut entry = json!({"allOf": [definition]});
+            if siblings {
+                for form in [&mut node, &mut behind, &mut entry] {
+                    form["properties"] = properties.clone();
+                }
+            }
+            let in_place = json!({"type": "object", "properties": {"p": node}});
+            let behind = json!({"type": "object", "properties": {"p": behind},
+                "$defs": {"T": definition}});
+            let entry = json!({"type": "object", "properties": {"p": entry}});
+            assert_no_loss_on_every_configuration(&behind);
+            assert_no_loss_on_every_configuration(&entry);
+            for target in GOOGLE_DIALECTS {
+                let out = alike_behind_a_ref_and_in_an_entry(target, &in_place, &behind, &entry);
+                let p = &out["properties"]["p"];
+                if siblings {
+                    assert_eq!(p["type"], "object", "{target}: {out}");
+                    assert!(p["properties"].get("a").is_some(), "{target}: {out}");
+                }
+                if target != Target::GoogleJsonSchema {
+                    assert!(typed(&out), "{target}: {out}");
+                    assert_eq!(
+                        p["description"],
+                        if siblings { "d" } else { "d (type: any)" }
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// On Gemini's JSON Schema dialect, a `format` behind a `$ref` or in a one-entry `allOf` on a string node is kept as
 /// in place. The target's walk judged the untyped target's `format` before its node's `string` reached it and
 /// lifted it (`gjs.format-lift`), so `{"type": "string", "$ref": "#/$defs/When"}` with `When` `{"format":

@@ -15,8 +15,10 @@ use crate::walk::{Flow, Hooks, NodeCtx, Pass, Settings};
 /// assertion the target drops (a `not`, say) is left to the climb to an optional part instead. The type and the
 /// fragment `(type: any)` are written on leave, after the lifted fragments, and before the parent's leave steps (a
 /// strict parent then makes an optional one nullable). The root is not narrowed: it must be an object. Nor is an
-/// intermediate root: the node it is merged into is judged with the merged keys. Nor is a union branch of a node
-/// with one type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
+/// intermediate root: the node it is merged into is judged with the merged keys, nor a union branch of an untyped
+/// one ([`Position::conjunct_pending`](crate::walk::Position::conjunct_pending)), left for the merged node's walk
+/// to judge again with its node's type ([`NodeCtx::note_waiting_branch`]). Nor is a union branch of a node with one
+/// type ([`Position::conjunct`](crate::walk::Position::conjunct)): it gets that type, which narrows nothing
 /// (recorded as `walk.infer-type`); where every node needs a type (such a target, or strict), such a branch gets it
 /// also where the keep-lists leave it with annotations alone (a lifted `not`), or, under a `string` node, with a kept
 /// `format` and annotations, since the type narrows nothing there either.
@@ -62,13 +64,20 @@ impl Pass for NarrowAny {
 
     fn enter(&self, node: &mut Value, cx: &mut NodeCtx<'_>) -> Result<Flow, FallbackReason> {
         // An intermediate root (a single `allOf` entry, a `$ref` target) is judged after the merge, at the node it
-        // merges into: an empty entry beside the node's own `type` must not bring a string type that then wins.
+        // merges into: an empty entry beside the node's own `type` must not bring a string type that then wins. So is
+        // a union branch of an untyped one whose merged node may take a type from its siblings
+        // (`Position::conjunct_pending`): made a string here, it would win over the merged node's `object` when
+        // `google.collapse-nullable` takes its keys, as it does not in place; the merged node's walk visits it again.
         if (self.require_type || cx.settings().strict)
             && !cx.position().root
             && !cx.intermediate()
             && annotations_only(node)
         {
-            cx.mark_any_value();
+            if cx.position().conjunct_pending {
+                cx.note_waiting_branch();
+            } else {
+                cx.mark_any_value();
+            }
         }
         Ok(Flow::Continue)
     }
