@@ -378,6 +378,10 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
+    // A single `allOf` entry that is a reference names a target the walk visits alone, where a nullable union may
+    // collapse before the entry is merged into its node; an entry written in place is merged into its node first.
+    let entry_is_reference = matches!(map.get("allOf"), Some(Value::Array(entries))
+        if matches!(entries.as_slice(), [Value::Object(entry)] if entry.contains_key("$ref")));
     let mut node = Map::new();
     let mut widened_one_of = false;
     for (key, value) in &map {
@@ -479,7 +483,12 @@ fn read(schema: &Value, cx: &mut ReadCx<'_>) -> Value {
             }
         }
     }
-    let mut read = relax(node, cx.reading, cx.root, cx.branch, cx.negated);
+    let mut read = relax(
+        node,
+        cx.reading,
+        cx.root,
+        (cx.branch, cx.negated, entry_is_reference),
+    );
     if at_root
         && let (Some(combinator), Value::Object(root)) = (&cx.reading.root_alternatives, &mut read)
         && merge_root_alternatives(root, combinator).is_none()
@@ -769,13 +778,15 @@ fn shared_types(node: &Value, theirs: &Value) -> Option<Value> {
 /// The relaxations of one node whose children are read: a single-entry `allOf` merged with the entry winning, a key
 /// the node carries winning over its combinator branches', the lifted keywords dropped, a `oneOf` read as `anyOf`
 /// and the undeclared required names dropped, as `reading` says; `root` is the original document. Below `not` or
-/// `if` (`negated`) lifted keywords stay: a keyword no longer enforced there narrows the enclosing schema.
+/// `if` (`negated`) lifted keywords stay: a keyword no longer enforced there narrows the enclosing schema. A single
+/// `allOf` entry that was a reference in the original (`entry_is_reference`) may have had its nullable union
+/// collapsed in its target's own walk (`reading.branches_yield`); an entry written in place hands its union to the
+/// node, whose keys meet the branches as for a union of the node's own.
 fn relax(
     mut map: Map<String, Value>,
     reading: &Reading,
     root: &Value,
-    branch: bool,
-    negated: bool,
+    (branch, negated, entry_is_reference): (bool, bool, bool),
 ) -> Value {
     if reading.entry_wins
         && let Some(Value::Array(entries)) = map.get("allOf")
@@ -783,10 +794,11 @@ fn relax(
     {
         let entry = entry.clone();
         map.remove("allOf");
-        // The entry wins, and so do the keys of a union branch a narrowing may have merged into it, and those of the
-        // entry's own `allOf` entries, which the walk merges into it before it merges the entry into the node.
+        // The entry wins, and so do the keys of a union branch a narrowing or a collapse in a reference's target
+        // alone may have merged into it, and those of the entry's own `allOf` entries where the walk merges them.
         let mut own = map.clone();
         let held = |combinator: &str| reading.held_unions_merge && map.contains_key(combinator);
+        let collapsed_alone = reading.branches_yield && entry_is_reference;
         // The entry's own `allOf` is merged into it first only where the walk can merge it: one entry, or plain object
         // schemas; any other stays an `allOf`, which the entry's merge hands to the node beside the node's own keys.
         let entries_merge = match entry.get("allOf") {
@@ -794,8 +806,8 @@ fn relax(
             _ => true,
         };
         let merged = [
-            ("anyOf", reading.branches_yield || held("anyOf")),
-            ("oneOf", reading.branches_yield || held("oneOf")),
+            ("anyOf", collapsed_alone || held("anyOf")),
+            ("oneOf", collapsed_alone || held("oneOf")),
             ("allOf", entries_merge),
         ];
         for (combinator, _) in merged.iter().filter(|(_, merged)| *merged) {
@@ -3349,6 +3361,21 @@ fn an_entry_s_unmergeable_all_of_does_not_win_over_its_node() {
         "user_id": {"type": ["integer", "string"]},
         "name": {"type": "object", "allOf": [{"allOf": [{"$ref": "#/$defs/Tag"}, {"$ref": "#/$defs/Tag"}]}]}
     }, "required": [], "$defs": {"Tag": {"type": "string"}}});
+    let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
+    assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
+}
+
+/// Found by the property (seed 31337, Code Assist): the single `allOf` entry of an object node is a nullable union
+/// written in place, `{"anyOf": [{"type": "null"}, {"$ref": "#"}]}`. The walk merges the entry into the node first,
+/// so the union is the node's, collapsed there (`google.collapse-nullable`); where the recursion is cut below depth
+/// 3, only the `null` branch is left and the node's `object` wins over it (`cca.merge-combinator`, the listed
+/// widening), so the output admits any object there. The reading let the branches' `type` win over the node's, as
+/// for a union collapsed in a reference's target alone, and refused such an object. Behind a reference the reading is
+/// unchanged.
+#[test]
+fn a_union_entry_written_in_place_meets_its_node_as_the_node_s_own() {
+    let input = json!({"properties": {"name": {"type": "object",
+        "allOf": [{"anyOf": [{"type": "null"}, {"$ref": "#"}]}]}}, "required": ["name"]});
     let found = verdict(&input, Target::CloudCodeAssist, false, |_| {});
     assert!(matches!(found, Verdict::Sound { .. }), "{found:?}");
 }
