@@ -68,7 +68,18 @@ struct Measured {
 
 /// Runs the benches (passing `criterion_args` through), then rewrites the README's results section.
 pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> {
+    // Every number the README gets must come from this run: results an earlier run left behind are removed first, and
+    // the benches must find the shared corpus (a missing one fails them instead of leaving its rows out, which would
+    // let old results of those rows stand).
+    let criterion = criterion_dir(root);
+    for dir in [criterion.clone(), root.join("target/criterion")] {
+        if dir.exists() {
+            fs::remove_dir_all(&dir)
+                .map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+        }
+    }
     let mut command = metadata::cargo();
+    command.env("LLMSHIM_REQUIRE_TESTDATA", "1");
     command.current_dir(root).args([
         "bench",
         "-p",
@@ -89,7 +100,6 @@ pub(crate) fn run(root: &Path, criterion_args: &[String]) -> Result<u8, String> 
     if !status.success() {
         return Ok(1);
     }
-    let criterion = criterion_dir(root);
     let measured = collect(&criterion)?;
     let read = |name: &str| {
         [
