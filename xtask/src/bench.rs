@@ -392,7 +392,7 @@ fn speed_target_rows(
                     ),
                     mean(measured, "baseline/serde_roundtrip/50"),
                 ),
-                None,
+                instructions::ratio(counted("transform/50/uncached"), counted("roundtrip/50")),
             )],
         },
         speed_targets::Target {
@@ -404,7 +404,7 @@ fn speed_target_rows(
                     mean(measured, "tools/normalize_native_tools/anthropic/cached/50"),
                     mean(measured, "baseline/serde_roundtrip/50"),
                 ),
-                None,
+                instructions::ratio(counted("transform/50/cached"), counted("roundtrip/50")),
             )],
         },
     ]

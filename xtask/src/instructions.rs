@@ -8,14 +8,16 @@ use std::process::Command;
 
 use crate::metadata;
 
-/// The instructions of one pass of a row: `clone`, or `<target>/<mode>/<cached|uncached>`.
+/// The instructions of one pass of a row: `clone`, `<target>/<mode>/<cached|uncached>`, `roundtrip/<n>` or
+/// `transform/<n>/<cached|uncached>`.
 pub(crate) struct Count {
     pub(crate) row: String,
     pub(crate) instructions: u64,
 }
 
-/// Counts one pass of `baseline/clone_schemas` and of every corpus row of `targets` with callgrind, running the
-/// `instructions` example of `llmshim-benches`. `None` (and a line on stderr) when valgrind is not installed or
+/// Counts one pass of `baseline/clone_schemas`, of every corpus row of `targets`, and of the transform of
+/// [`TRANSFORM_TOOLS`] tools (uncached and cached, the request clone included as in the bench) with its baseline
+/// `baseline/serde_roundtrip` with callgrind, running the `instructions` example of `llmshim-benches`. `None` (and a line on stderr) when valgrind is not installed or
 /// the example cannot be built; a row whose run fails is left out.
 pub(crate) fn count(root: &Path, targets: &[String]) -> Option<Vec<Count>> {
     let valgrind = Command::new("valgrind").arg("--version").output();
@@ -51,6 +53,15 @@ pub(crate) fn count(root: &Path, targets: &[String]) -> Option<Vec<Count>> {
             }
         }
     }
+    let tools = TRANSFORM_TOOLS.to_string();
+    rows.push(vec!["roundtrip".to_owned(), tools.clone()]);
+    for cache in ["uncached", "cached"] {
+        rows.push(vec![
+            "transform".to_owned(),
+            tools.clone(),
+            cache.to_owned(),
+        ]);
+    }
     let mut counts = Vec::new();
     for args in rows {
         let row = args.join("/");
@@ -77,6 +88,9 @@ pub(crate) fn count(root: &Path, targets: &[String]) -> Option<Vec<Count>> {
     }
     Some(counts)
 }
+
+/// The tool count of the transform rows counted: the one the speed targets name.
+const TRANSFORM_TOOLS: usize = 50;
 
 /// The total instruction count of a callgrind output file (its `totals:` or `summary:` line).
 fn total(text: &str) -> Option<u64> {
@@ -149,6 +163,22 @@ pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
             );
         }
     }
+    let roundtrip = find(&format!("roundtrip/{TRANSFORM_TOOLS}"));
+    if roundtrip.is_some() {
+        let transform = |cache: &str| find(&format!("transform/{TRANSFORM_TOOLS}/{cache}"));
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "The transform of {TRANSFORM_TOOLS} tools in instructions (one request each, its clone included as in \
+             the bench): `serde_roundtrip/{TRANSFORM_TOOLS}` {} million; uncached {} million ({}× the round trip), \
+             cached {} million ({}×).",
+            millions(roundtrip),
+            millions(transform("uncached")),
+            ratio(transform("uncached"), roundtrip),
+            millions(transform("cached")),
+            ratio(transform("cached"), roundtrip),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -186,5 +216,33 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("| acme | strict | — | — | — | — |"), "{s}");
+        assert!(!s.contains("The transform of"), "{s}");
+    }
+
+    #[test]
+    fn the_transform_line_gives_its_rows_against_the_round_trip() {
+        let counts = [
+            Count {
+                row: "roundtrip/50".to_owned(),
+                instructions: 2_000_000,
+            },
+            Count {
+                row: "transform/50/uncached".to_owned(),
+                instructions: 3_000_000,
+            },
+            Count {
+                row: "transform/50/cached".to_owned(),
+                instructions: 1_200_000,
+            },
+        ];
+        let mut s = String::new();
+        render(&mut s, &counts, &[]);
+        assert!(
+            s.contains(
+                "`serde_roundtrip/50` 2.0 million; uncached 3.0 million (1.50× the round trip), cached 1.2 \
+                 million (0.60×)."
+            ),
+            "{s}"
+        );
     }
 }
