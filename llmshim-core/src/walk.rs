@@ -513,6 +513,8 @@ struct Shared {
     /// Pointers of union branches `walk.narrow-any` left to the merged node's walk (see
     /// [`NodeCtx::note_waiting_branch`]).
     waiting_branches: Vec<String>,
+    /// Pointers of nodes whose `type` the walk gave them (see [`NodeCtx::note_inferred_type`]).
+    inferred_types: Vec<String>,
     /// How many changes made the schema admit fewer values (recorded or not; see [`NodeCtx::count`]).
     narrowed: usize,
     /// How many changes made some node admit fewer values (recorded or not): the `narrowed` ones and the ones a pass
@@ -880,6 +882,7 @@ impl NodeCtx<'_> {
             defs: self.shared.defs.len(),
             closed_by_strict: self.shared.closed_by_strict.len(),
             waiting_branches: self.shared.waiting_branches.len(),
+            inferred_types: self.shared.inferred_types.len(),
             narrowed: self.shared.narrowed,
             tightened: self.shared.tightened,
         }
@@ -891,6 +894,7 @@ impl NodeCtx<'_> {
         self.shared.defs.truncate(mark.defs);
         self.shared.closed_by_strict.truncate(mark.closed_by_strict);
         self.shared.waiting_branches.truncate(mark.waiting_branches);
+        self.shared.inferred_types.truncate(mark.inferred_types);
         self.shared.narrowed = mark.narrowed;
         self.shared.tightened = mark.tightened;
         self.shared.climb = None;
@@ -1078,6 +1082,27 @@ impl NodeCtx<'_> {
         })
     }
 
+    /// Notes that the walk gave the node being visited its `type` (`walk.infer-type`, or an `allOf` merge whose
+    /// participants had no `type` but one so given): the type was not written in the input, so it may turn away values
+    /// the input admitted there, and a step that reads it as the author's (strict closing, `strict.close-object`)
+    /// asks [`NodeCtx::type_inferred`] first. A node walked again at the same pointer (a `$ref` target, then merged
+    /// with its siblings) keeps the note.
+    pub fn note_inferred_type(&mut self) {
+        self.shared.inferred_types.push(self.shared.pointer.clone());
+    }
+
+    /// Whether the walk gave the node being visited its `type` ([`NodeCtx::note_inferred_type`]) in this walk,
+    /// counting no walk undone by [`NodeCtx::rollback`].
+    pub fn type_inferred(&self) -> bool {
+        self.type_inferred_at(&self.shared.pointer)
+    }
+
+    /// Whether the walk gave the node at `pointer` its `type` ([`NodeCtx::note_inferred_type`]) in this walk,
+    /// counting no walk undone by [`NodeCtx::rollback`].
+    pub fn type_inferred_at(&self, pointer: &str) -> bool {
+        self.shared.inferred_types.iter().any(|p| p == pointer)
+    }
+
     /// Marks the `anyOf` at `pointer` as made by the walk: a climb passes through its branches instead of removing
     /// one.
     pub fn mark_made_union(&mut self, pointer: String) {
@@ -1209,6 +1234,7 @@ pub struct Checkpoint {
     defs: usize,
     closed_by_strict: usize,
     waiting_branches: usize,
+    inferred_types: usize,
     narrowed: usize,
     tightened: usize,
 }
@@ -1312,6 +1338,7 @@ pub fn walk_detailed(
         made_unions: Vec::new(),
         closed_by_strict: Vec::new(),
         waiting_branches: Vec::new(),
+        inferred_types: Vec::new(),
         narrowed: 0,
         tightened: 0,
         cuts_done: vec![false; cuts],

@@ -76,7 +76,13 @@ impl Pass for CloseObjects {
         if let Some(key) = distribute::union_key(map)
             && !below_additional_properties(cx.pointer())
         {
-            return carry_into_branches(map, key, cx);
+            let walked_at = drop_branches_of_other_types(map, key, cx, |_, _| true);
+            return carry_into_branches(map, key, &walked_at, cx);
+        }
+        if let Some(key) = sole_union(map) {
+            drop_branches_of_other_types(map, key, cx, |kept, cx| {
+                union_carries_the_object(kept, cx) == Some(true)
+            });
         }
         let carried = union_carries_the_object(map, cx);
         if carried.is_none() {
@@ -99,6 +105,106 @@ impl Pass for CloseObjects {
             return Ok(());
         }
         close(map, cx)
+    }
+}
+
+/// The union key (`anyOf` or `oneOf`) of a node that holds one of them as an array and not the other.
+fn sole_union(map: &Map<String, Value>) -> Option<&'static str> {
+    let mut unions = ["anyOf", "oneOf"]
+        .into_iter()
+        .filter(|key| json::member(map, key).is_some());
+    let key = unions.next()?;
+    (unions.next().is_none() && json::member(map, key).is_some_and(Value::is_array)).then_some(key)
+}
+
+/// Removes the branches of the object node's union `key` that are typed otherwise (see [`typed_otherwise`]) where
+/// the node's `type` was written, not given by the walk ([`NodeCtx::type_inferred`]): beside a written `object` such
+/// a branch admits nothing, so the union admits the same values without it, and the object branches left can carry
+/// the node (`strict.close-object`). Nothing is removed where no branch would be left, nor where `worth` (given the
+/// node as it would be) says the removal does not let the union carry it: the node is then closed as before. A
+/// removed branch's description that names a narrowing (a part omitted, a recursion cut, a `(type: any)`) joins the
+/// node's, so the note does not go with it; the removal is recorded as rewritten at `<object>/<key>`.
+///
+/// Returns the index each branch left was walked at, where a branch was removed (empty otherwise): what the walk
+/// noted of a branch (closed by strict, say) is found at that index.
+fn drop_branches_of_other_types(
+    map: &mut Map<String, Value>,
+    key: &str,
+    cx: &mut NodeCtx<'_>,
+    worth: impl Fn(&Map<String, Value>, &NodeCtx<'_>) -> bool,
+) -> Vec<usize> {
+    let Some(Value::Array(branches)) = json::member(map, key) else {
+        return Vec::new();
+    };
+    let dead: Vec<bool> = branches
+        .iter()
+        .map(|branch| typed_otherwise(branch, cx, 0))
+        .collect();
+    if !dead.contains(&true) || !dead.contains(&false) {
+        return Vec::new();
+    }
+    // An inferred `type` (from `properties`, say) turns away values the input admitted: a branch of another type may
+    // hold just those, so it stays, and the node is closed on its own names as before.
+    if cx.type_inferred() {
+        return Vec::new();
+    }
+    let mut kept = map.clone();
+    let mut notes = Vec::new();
+    if let Some(Value::Array(branches)) = json::member_mut(&mut kept, key) {
+        let mut flags = dead.iter();
+        branches.retain(|branch| {
+            let gone = flags.next().copied().unwrap_or(false);
+            if gone
+                && let Some(Value::String(text)) = branch.get("description")
+                && names_a_narrowing(text)
+            {
+                notes.push(text.trim().to_owned());
+            }
+            !gone
+        });
+    }
+    if !worth(&kept, cx) {
+        return Vec::new();
+    }
+    if !notes.is_empty() {
+        let own = match json::member(&kept, "description") {
+            Some(Value::String(text)) if !text.trim().is_empty() => Some(text.trim().to_owned()),
+            _ => None,
+        };
+        let text = own.into_iter().chain(notes).collect::<Vec<_>>().join(" ");
+        json::set(&mut kept, "description", Value::String(text));
+    }
+    *map = kept;
+    cx.record(CLOSE_OBJECT, ChangeKind::Rewritten, Some(key));
+    dead.iter()
+        .enumerate()
+        .filter(|(_, gone)| !**gone)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Whether a description names a narrowing made below it: an omitted part, a recursion cut, a node typed from any
+/// value (`walk.narrow-any`).
+fn names_a_narrowing(text: &str) -> bool {
+    text.contains("(omitted ") || text.contains("(recursive ") || text.contains("(type: any)")
+}
+
+/// Whether a walked union branch admits no object: its `type` (a name, or a list of names) names no `object`, or it
+/// is a kept reference whose walked definition is such a branch. A branch without a type, or a reference whose
+/// definition is not walked yet, may admit objects.
+fn typed_otherwise(branch: &Value, cx: &NodeCtx<'_>, depth: usize) -> bool {
+    if depth > CARRY_DEPTH {
+        return false;
+    }
+    if let Some(name) = llmshim_core::defs::site_name(branch) {
+        return cx
+            .definition(name)
+            .is_some_and(|definition| typed_otherwise(definition, cx, depth + 1));
+    }
+    match branch.get("type") {
+        Some(Value::String(t)) => t != "object",
+        Some(Value::Array(types)) => !types.iter().any(|t| t.as_str() == Some("object")),
+        _ => false,
     }
 }
 
@@ -131,10 +237,12 @@ fn is_union_branch(pointer: &str) -> bool {
 /// Closes an object node that holds properties of its own beside an `anyOf` or `oneOf` (`key`): its shape is closed
 /// on a copy, then carried into every branch of its union (`distribute`), and the node keeps its union and
 /// annotations, recorded as `strict.close-object`, rewritten, at `<object>/properties`. Where the shape cannot be
-/// carried soundly into a branch, strict is given up at the node (`strict_unsupported`).
+/// carried soundly into a branch, strict is given up at the node (`strict_unsupported`). `walked_at` gives the index
+/// each branch was walked at where branches of other types were removed before it (empty where none was).
 fn carry_into_branches(
     map: &mut Map<String, Value>,
     key: &str,
+    walked_at: &[usize],
     cx: &mut NodeCtx<'_>,
 ) -> Result<(), FallbackReason> {
     let mut shape = Map::new();
@@ -187,7 +295,9 @@ fn carry_into_branches(
         Some(Value::Object(properties)) => properties,
         _ => Map::new(),
     };
-    if let Err(why) = distribute::carry_into_branches(map, key, &properties, &close_with, cx) {
+    if let Err(why) =
+        distribute::carry_into_branches(map, key, &properties, &close_with, walked_at, cx)
+    {
         return Err(cx.fail(FallbackKind::StrictUnsupported, why));
     }
     for name in wrapped {

@@ -73,12 +73,15 @@ pub(crate) type CloseWith<'a> = dyn Fn(&[&str]) -> Result<Map<String, Value>, &'
 /// Rebuilds each branch of the node's union `key` with the node's properties, `closed_properties` as closing leaves
 /// them, beside its own; a branch that only requires names of the node's properties takes them as `close_with`
 /// closes them with those names required. The first reason a branch cannot take them is returned and nothing is
-/// written; on success the node keeps its union and annotations only.
+/// written; on success the node keeps its union and annotations only. `walked_at` gives the index each branch was
+/// walked at, where branches before it were removed since (empty where none was): what the walk noted of a branch
+/// is found at that index.
 pub(crate) fn carry_into_branches(
     map: &mut Map<String, Value>,
     key: &str,
     closed_properties: &Map<String, Value>,
     close_with: &CloseWith<'_>,
+    walked_at: &[usize],
     cx: &NodeCtx<'_>,
 ) -> Result<(), &'static str> {
     if map.keys().any(|k| {
@@ -117,7 +120,10 @@ pub(crate) fn carry_into_branches(
     let merged = branches
         .iter()
         .enumerate()
-        .map(|(i, branch)| node.carried_into(branch, &format!("{at}/{i}"), cx))
+        .map(|(i, branch)| {
+            let walked = walked_at.get(i).copied().unwrap_or(i);
+            node.carried_into(branch, &format!("{at}/{walked}"), cx)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     json::set(map, key, Value::Array(merged));
     for k in SHAPE {

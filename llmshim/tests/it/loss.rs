@@ -102,14 +102,15 @@ const VACUOUS: LiftDrop = LiftDrop {
 
 /// A union branch that admits nothing.
 const CONJUNCTION: LiftDrop = LiftDrop {
-    rule: "google.isolate-any-of, cca.merge-combinator",
+    rule: "google.isolate-any-of, cca.merge-combinator, strict.close-object",
     what: "the keywords of a union branch whose type (given, or inferred as the walker infers it) shares no \
            value with the types of the nodes it is in conjunction with at the same position (and of its own typed \
            `allOf` entries), taken together, and \
            everything below it (its own `allOf` entries and union branches too, typed or not)",
-    why: "the branch admits nothing, so isolation removes it, and the Code Assist merge lets the node's type win \
-          over it (Gemini's isolation also removes an `integer` branch of a `number` node, which does admit \
-          values: the one case this entry does not cover)",
+    why: "the branch admits nothing, so isolation removes it, the Code Assist merge lets the node's type win \
+          over it, and strict closing removes it beside a node whose written type is `object` (Gemini's isolation \
+          also removes an `integer` branch of a `number` node, which does admit values: the one case this entry \
+          does not cover)",
 };
 
 /// A key a `$ref` sibling replaces.
@@ -4408,4 +4409,39 @@ fn an_all_of_entry_s_empty_description_is_kept_by_the_merge() {
         json!("y"),
         "{out}"
     );
+}
+
+/// Under strict, the union branches of other types that closing removes beside a node whose `type: "object"` is
+/// written (`strict.close-object`) admit nothing there, so their keywords go as a listed drop: a node typed in place,
+/// behind a `$ref` with the type as its sibling, or through a one-entry `allOf`, and one with properties of its own,
+/// lose nothing on any configuration; a removed branch's note of a narrowing joins its node's description.
+#[test]
+fn union_branches_strict_removes_beside_a_written_object_lose_nothing() {
+    let branches = json!([
+        {"type": "string", "pattern": "^a", "maxLength": 3, "description": "a name"},
+        {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+        {"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}, "required": ["a"]}
+    ]);
+    for input in [
+        json!({"type": "object", "properties": {"v": {"type": "object", "anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/V", "type": "object"}},
+            "$defs": {"V": {"anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {"allOf": [{"type": "object"}], "anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {"type": "object", "properties": {"b": {"type": "integer",
+            "maximum": 9}}, "anyOf": branches}}, "required": ["v"]}),
+    ] {
+        assert_no_loss_on_every_configuration(&input);
+        for target in [Target::OpenAiChat, Target::Mcp] {
+            let (out, report) = normalize(&Options::for_target(target).with_strict(true), &input);
+            assert!(
+                report.strict && !report.used_fallback,
+                "{input}: {report:?}"
+            );
+            let text = out.to_string();
+            assert!(
+                !text.contains("\"^a\"") && !text.contains("minItems"),
+                "{target:?}: {out}"
+            );
+        }
+    }
 }

@@ -3068,6 +3068,122 @@ fn a_strict_object_with_properties_beside_its_union_admits_what_node_and_branch_
     }
 }
 
+/// Under strict, a union branch of another type beside an object node whose `type: "object"` the input writes (at
+/// the node, as a `$ref`'s sibling over a target holding the union, or in a one-entry `allOf`) admits nothing, and
+/// goes (`strict.close-object`, rewritten at `<object>/anyOf`), so the object branches left carry the node (the Known
+/// gap of SchemaStore's `intlayer.json` `contentValue`). The node was closed as an empty object beside the union, so
+/// it admitted only `{}`, which the object branch refuses: `v` could only be null. Where the node also declares
+/// properties, they go into the object branch left, and a removed branch's description that names a narrowing joins
+/// the node's.
+#[test]
+fn a_written_strict_object_drops_its_union_branches_of_other_types() {
+    let branches = json!([
+        {"type": "string", "description": "a name"},
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    ]);
+    let forms = [
+        json!({"type": "object", "properties": {"v": {"type": "object", "anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/V", "type": "object"}},
+            "$defs": {"V": {"anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {"allOf": [{"type": "object"}], "anyOf": branches}}}),
+    ];
+    let valid = [json!({"v": {"a": "x"}})];
+    for input in &forms {
+        assert_input_admits(input, &valid);
+        for (target, output) in strict_outputs_admitting(input, &valid, true) {
+            let validator = validate::compile(&output).expect("the output compiles");
+            for refused in [json!({"v": {}}), json!({"v": "x"})] {
+                assert!(
+                    !validate::errors(&validator, &refused).is_empty(),
+                    "{target}: {refused} against {output}"
+                );
+            }
+            let options = Options::for_target(target)
+                .with_strict(true)
+                .with_diagnostics(true);
+            let report = Normalizer::default().normalize_with(&options, &mut input.clone());
+            assert!(
+                report
+                    .changes
+                    .iter()
+                    .any(|c| c.rule == "strict.close-object" && c.pointer.ends_with("/anyOf")),
+                "{target}: {report:?}"
+            );
+        }
+    }
+    // With properties of its own, the node's shape goes into the object branch left; the removed branch's note of an
+    // omitted part stays in the node's description.
+    let input = json!({"type": "object", "properties": {"v": {
+        "type": "object",
+        "properties": {"b": {"type": "integer"}},
+        "anyOf": [
+            {"type": "string", "description": "short (omitted x: strict_unsupported)"},
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+        ]
+    }}, "required": ["v"]});
+    let valid = [json!({"v": {"a": "x"}}), json!({"v": {"a": "x", "b": 1}})];
+    let written = [
+        json!({"v": {"a": "x", "b": null}}),
+        json!({"v": {"a": "x", "b": 1}}),
+    ];
+    assert_input_admits(&input, &valid);
+    for (target, output) in strict_outputs_admitting(&input, &written, true) {
+        let v = &output["properties"]["v"];
+        assert_eq!(
+            v["anyOf"].as_array().map(Vec::len),
+            Some(1),
+            "{target}: {output}"
+        );
+        assert_eq!(
+            v["description"],
+            json!("short (omitted x: strict_unsupported)"),
+            "{target}: {output}"
+        );
+    }
+}
+
+/// Under strict, an object node whose `type` the walk gave it (`walk.infer-type` from `properties`, or an `allOf`
+/// merge of entries of `properties` alone) keeps its union branches of other types, closed on its own names as
+/// before: `properties` constrains only objects, so a string branch admitted strings there in the input, and
+/// removing it would hide what the inferred type turned away.
+#[test]
+fn an_inferred_strict_object_keeps_its_union_branches_of_other_types() {
+    let branches = json!([
+        {"type": "string"},
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    ]);
+    let forms = [
+        json!({"type": "object", "properties": {"v": {"properties": {}, "anyOf": branches}}, "required": ["v"]}),
+        json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/V"}}, "required": ["v"],
+            "$defs": {"V": {"properties": {}, "anyOf": branches}}}),
+        json!({"type": "object", "properties": {"v": {
+            "allOf": [{"properties": {}}, {"properties": {}}], "anyOf": branches}}, "required": ["v"]}),
+    ];
+    for input in &forms {
+        for target in STRICT_TARGETS {
+            let options = Options::for_target(target).with_strict(true);
+            let mut output = input.clone();
+            let report = Normalizer::default().normalize_with(&options, &mut output);
+            assert!(
+                report.strict && !report.used_fallback,
+                "{target}: {report:?}"
+            );
+            let v = &output["properties"]["v"];
+            assert_eq!(v["type"], json!("object"), "{target}: {output}");
+            assert_eq!(
+                v["additionalProperties"],
+                json!(false),
+                "{target}: {output}"
+            );
+            assert_eq!(
+                v["anyOf"].as_array().map(Vec::len),
+                Some(2),
+                "{target}: {output}"
+            );
+        }
+    }
+}
+
 /// Under strict, a union branch that declares a property its object node omitted (`target.omit-property`: the
 /// node's schema for it admits nothing strict can write, an object requiring a name it does not declare) does not
 /// bring that property back when the node's properties go into the branch (soundness property, mcp strict, seed

@@ -407,7 +407,20 @@ fn merge_several(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) -> Result<(
             "allOf: a property the closed result leaves out is required, so no object is admitted",
         ));
     }
+    // The merged node is typed `object` whether or not a participant wrote it (an entry of `properties` alone, left
+    // untyped by its intermediate walk, is read as an object). Where none wrote a type, the walk gave it.
+    let written = |participant: &Map<String, Value>, at: &str| {
+        json::has(participant, "type") && !cx.type_inferred_at(at)
+    };
+    let typed_as_written = written(map, &base)
+        || entries
+            .iter()
+            .enumerate()
+            .any(|(i, entry)| written(entry, &format!("{base}/allOf/{i}")));
     let exact = merge_into(map, &entries, &dropped);
+    if !typed_as_written {
+        cx.note_inferred_type();
+    }
     json::remove(map, "allOf");
     let kind = if exact {
         ChangeKind::Rewritten

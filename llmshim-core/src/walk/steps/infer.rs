@@ -98,6 +98,8 @@ impl Pass for InferType {
             }
             map.insert("type".to_owned(), Value::String(t.to_owned()));
             cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+            // Strict closing reads a written `object` as excluding every other type; this one was not written.
+            cx.note_inferred_type();
         }
         Ok(Flow::Continue)
     }

@@ -120,9 +120,11 @@ pub fn type_as_any(map: &mut Map<String, Value>, cx: &mut NodeCtx<'_>) {
     if let Some(conjunct) = cx.position().conjunct {
         json::set(map, "type", Value::String(conjunct.to_owned()));
         cx.record("walk.infer-type", ChangeKind::Added, Some("type"));
+        cx.note_inferred_type();
         return;
     }
     lift::append_text(map, "type", "type: any");
     json::set(map, "type", Value::String("string".to_owned()));
     cx.record("walk.narrow-any", ChangeKind::Narrowed, None);
+    cx.note_inferred_type();
 }
