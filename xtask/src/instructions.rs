@@ -120,17 +120,20 @@ pub(crate) fn ratio(a: Option<u64>, b: Option<u64>) -> Option<f64> {
     }
 }
 
+/// `n` instructions in millions with `decimals` decimals, or a dash when it was not counted.
+fn millions(n: Option<u64>, decimals: usize) -> String {
+    n.map_or_else(
+        || "—".to_owned(),
+        |n| format!("{:.decimals$}", float(n) / 1_000_000.0),
+    )
+}
+
 /// The instruction table in Markdown: millions of instructions per pass for each corpus row, uncached and cached,
 /// and each as a ratio to the clone of every schema.
 pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
     let find = |row: &str| counts.iter().find(|c| c.row == row).map(|c| c.instructions);
     let clone = find("clone");
-    let millions = |n: Option<u64>| {
-        n.map_or_else(
-            || "—".to_owned(),
-            |n| format!("{:.1}", float(n) / 1_000_000.0),
-        )
-    };
+    let tenths = |n: Option<u64>| millions(n, 1);
     let ratio = |a: Option<u64>, b: Option<u64>| match (a, b) {
         (Some(a), Some(b)) if b > 0 => format!("{:.2}", float(a) / float(b)),
         _ => "—".to_owned(),
@@ -141,7 +144,7 @@ pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
         "The same corpus rows in instructions (callgrind, one pass each of `benches/examples/instructions.rs`, \
          millions of instructions; the clone of every schema takes {} million), which the other processes on the \
          machine do not change:",
-        millions(clone)
+        tenths(clone)
     );
     let _ = writeln!(s);
     let _ = writeln!(
@@ -156,8 +159,8 @@ pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
             let _ = writeln!(
                 s,
                 "| {target} | {mode} | {} | {} | {} | {} |",
-                millions(unc),
-                millions(cac),
+                tenths(unc),
+                tenths(cac),
                 ratio(unc, clone),
                 ratio(cac, clone)
             );
@@ -165,14 +168,9 @@ pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
     }
     let roundtrip = find(&format!("roundtrip/{TRANSFORM_TOOLS}"));
     if roundtrip.is_some() {
-        // A request of 50 tools is about a million instructions, so one decimal would hide the difference between
-        // the two rows (and round a cached pass below an uncached one up above it); three keep thousands.
-        let millions = |n: Option<u64>| {
-            n.map_or_else(
-                || "—".to_owned(),
-                |n| format!("{:.3}", float(n) / 1_000_000.0),
-            )
-        };
+        // A request of 50 tools is about a million instructions, so one decimal would turn a difference of
+        // thousands between the two rows into one of a tenth of a million; three keep the thousands.
+        let thousandths = |n: Option<u64>| millions(n, 3);
         let transform = |cache: &str| find(&format!("transform/{TRANSFORM_TOOLS}/{cache}"));
         let _ = writeln!(s);
         let _ = writeln!(
@@ -180,10 +178,10 @@ pub(crate) fn render(s: &mut String, counts: &[Count], targets: &[String]) {
             "The transform of {TRANSFORM_TOOLS} tools in instructions (one request each, its clone included as in \
              the bench): `serde_roundtrip/{TRANSFORM_TOOLS}` {} million; uncached {} million ({}× the round trip), \
              cached {} million ({}×).",
-            millions(roundtrip),
-            millions(transform("uncached")),
+            thousandths(roundtrip),
+            thousandths(transform("uncached")),
             ratio(transform("uncached"), roundtrip),
-            millions(transform("cached")),
+            thousandths(transform("cached")),
             ratio(transform("cached"), roundtrip),
         );
     }
