@@ -57,7 +57,7 @@ pub(crate) fn tools(report: &ToolsReport) -> Value {
                 "name".to_owned(),
                 t.name.clone().map_or(Value::Null, Value::String),
             );
-            tool.insert("pointer".to_owned(), Value::String(t.pointer.clone()));
+            tool.insert("pointer".to_owned(), Value::String(t.pointer()));
             tool.insert("report".to_owned(), normalization(&t.normalization));
             tool.insert(
                 "strict".to_owned(),

@@ -68,7 +68,11 @@ impl Normalizer {
         let envelope = &rules.envelope;
         let bypassed = options.bypass || flags.no_schema_normalization;
         let mut changed = false;
-        let prefix = envelope.body_pointer(request);
+        // The wrapper member the body already sits in, if any: the first token of every tool's pointer.
+        let body = envelope
+            .wrapper
+            .filter(|_| envelope.wrapped(request))
+            .map(|w| w.member);
         let mut report = ToolsReport::default();
         if let Some(tools) = envelope.tools_mut(request) {
             let run = normalize::Run { options, bypassed };
@@ -93,7 +97,7 @@ impl Normalizer {
                 envelope,
                 &mut pending,
                 &mut report,
-                &prefix,
+                body,
             );
         }
         if let Some(wrapper) = envelope.wrapper {
@@ -123,9 +127,15 @@ impl Normalizer {
             report.tools.push(ToolReport {
                 index,
                 name,
-                pointer: report::schema_pointer(index, &[classify::MCP_SCHEMA]),
                 normalization,
                 strict: None,
+                place: report::Place {
+                    body: None,
+                    index,
+                    declaration: None,
+                    holder: None,
+                    key: classify::MCP_SCHEMA,
+                },
             });
         }
         let bypassed = self.env().read().no_schema_normalization;

@@ -2,6 +2,7 @@
 //! cases.
 
 use llmshim::schema::{Normalizer, Options, Target};
+use llmshim::tools::ToolReport;
 use serde_json::json;
 
 #[test]
@@ -97,7 +98,7 @@ fn acme_tools_are_written_in_acme_s_envelope() {
             {"type": "web_search"}
         ]})
     );
-    let pointers: Vec<&str> = report.tools.iter().map(|t| t.pointer.as_str()).collect();
+    let pointers: Vec<String> = report.tools.iter().map(ToolReport::pointer).collect();
     assert_eq!(
         pointers,
         ["/tools/0/function/parameters", "/tools/1/arguments"]

@@ -17,7 +17,7 @@ pub(crate) fn assemble(
     envelope: &Envelope,
     pending: &mut [Pending],
     out: &mut ToolsReport,
-    prefix: &str,
+    body: Option<&'static str>,
 ) -> bool {
     let Some(tools) = tools else {
         return false;
@@ -53,7 +53,7 @@ pub(crate) fn assemble(
                     continue;
                 };
                 let strict = strict_value(envelope, p);
-                record(out, &tool, p, strict, prefix, envelope);
+                record(out, &tool, p, strict, body, envelope);
                 match envelope.layout {
                     Layout::Declarations { declaration, .. } => {
                         gathered_at.get_or_insert(result.len());
@@ -70,7 +70,7 @@ pub(crate) fn assemble(
                 for p in mine {
                     let strict = strict_value(envelope, p);
                     changed |= edit_declaration(&mut tool, p, envelope, strict);
-                    record(out, &tool, p, strict, prefix, envelope);
+                    record(out, &tool, p, strict, body, envelope);
                 }
                 result.push(tool);
                 continue;
@@ -84,18 +84,18 @@ pub(crate) fn assemble(
         let strict = strict_value(envelope, p);
         match envelope.layout {
             Layout::Declarations { declaration, .. } => {
-                record(out, &tool, p, strict, prefix, envelope);
+                record(out, &tool, p, strict, body, envelope);
                 gathered_at.get_or_insert(result.len());
                 gathered.push(build(tool, shape, declaration, p, envelope, strict));
                 changed = true;
             }
             Layout::Tool(native) if native == shape => {
                 changed |= edit_tool(&mut tool, shape, p, envelope, strict);
-                record(out, &tool, p, strict, prefix, envelope);
+                record(out, &tool, p, strict, body, envelope);
                 result.push(tool);
             }
             Layout::Tool(native) => {
-                record(out, &tool, p, strict, prefix, envelope);
+                record(out, &tool, p, strict, body, envelope);
                 result.push(build(tool, shape, native, p, envelope, strict));
                 changed = true;
             }
@@ -116,7 +116,7 @@ fn record(
     tool: &Value,
     p: &mut Pending,
     strict: Option<bool>,
-    prefix: &str,
+    body: Option<&'static str>,
     envelope: &Envelope,
 ) {
     let function = match p.declaration {
@@ -129,8 +129,8 @@ fn record(
     out.tools.push(ToolReport {
         index: p.index,
         name: name.and_then(Value::as_str).map(str::to_owned),
-        pointer: p.pointer(prefix, envelope),
         normalization: std::mem::take(&mut p.report),
         strict,
+        place: p.place(body, envelope),
     });
 }

@@ -11,6 +11,7 @@ use llmshim_cache::Hit;
 
 use crate::schema::{Closable, Kept, Normalizer, Options};
 use crate::tools::classify::{Kind, MCP_SHAPE, classify};
+use crate::tools::report::Place;
 
 /// What every tool of one request is normalized with: the caller's options, and whether normalization is bypassed
 /// (by the options or the environment read once for the request).
@@ -74,41 +75,20 @@ impl Pending {
         }
     }
 
-    /// Where the schema stood in the input request; `prefix` is the request body's pointer (inside a wrapper).
-    pub(crate) fn pointer(&self, prefix: &str, envelope: &Envelope) -> String {
-        let mut p = String::with_capacity(prefix.len() + 40);
-        p.push_str(prefix);
-        p.push_str("/tools/");
-        push_index(&mut p, self.index);
-        if let (Some(d), Layout::Declarations { list, .. }) = (self.declaration, envelope.layout) {
-            llmshim_core::pointer::push_token(&mut p, list);
-            p.push('/');
-            push_index(&mut p, d);
-            self.shape.push_tokens_of(&mut p, self.key);
-        } else {
-            self.shape.push_tokens_of(&mut p, self.key);
-        }
-        p
-    }
-}
-
-/// Appends `index` in decimal: an index is digits only, so it needs no escaping (and no formatting machinery).
-fn push_index(pointer: &mut String, mut index: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        if let Some(d) = digits.get_mut(start) {
-            // `index % 10` is below 10, so the cast keeps it whole.
-            *d = b'0' + (index % 10) as u8;
-        }
-        index /= 10;
-        if index == 0 || start == 0 {
-            break;
+    /// Where the schema stood in the input request; `body` is the wrapper member the request body sat in, if any.
+    pub(crate) fn place(&self, body: Option<&'static str>, envelope: &Envelope) -> Place {
+        let declaration = match (self.declaration, envelope.layout) {
+            (Some(d), Layout::Declarations { list, .. }) => Some((list, d)),
+            _ => None,
+        };
+        Place {
+            body,
+            index: self.index,
+            declaration,
+            holder: self.shape.holder,
+            key: self.key,
         }
     }
-    pointer
-        .push_str(std::str::from_utf8(digits.get(start..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// The report of a schema replaced by the fallback because it does not describe an object: tool parameters must.

@@ -62,12 +62,24 @@ fn flags(report: &Normalization) -> [bool; 4] {
     ]
 }
 
+/// Index, name, pointer and `strict` of a tool report.
+type Row = (usize, Option<String>, String, Option<bool>);
+
 /// Index, name, pointer and `strict` of every tool report.
-fn rows(report: &ToolsReport) -> Vec<(usize, Option<&str>, &str, Option<bool>)> {
+fn rows(report: &ToolsReport) -> Vec<Row> {
     report
         .tools
         .iter()
-        .map(|t: &ToolReport| (t.index, t.name.as_deref(), t.pointer.as_str(), t.strict))
+        .map(|t: &ToolReport| (t.index, t.name.clone(), t.pointer(), t.strict))
+        .collect()
+}
+
+/// Expected rows, written with string literals.
+fn owned<const N: usize>(rows: [(usize, Option<&str>, &str, Option<bool>); N]) -> Vec<Row> {
+    rows.into_iter()
+        .map(|(index, name, pointer, strict)| {
+            (index, name.map(str::to_owned), pointer.to_owned(), strict)
+        })
         .collect()
 }
 
@@ -103,7 +115,7 @@ fn worked_example_google_ping_omits_empty_parameters() {
     assert!(!report.summary.used_fallback);
     assert_eq!(
         rows(&report),
-        [(0, Some("ping"), "/tools/0/function/parameters", None)]
+        owned([(0, Some("ping"), "/tools/0/function/parameters", None)])
     );
 }
 
@@ -141,7 +153,7 @@ fn worked_example_chat_missing_reference_falls_back_with_strict_false() {
     );
     assert_eq!(
         rows(&report),
-        [(0, Some("f"), "/tools/0/function/parameters", Some(false))]
+        owned([(0, Some("f"), "/tools/0/function/parameters", Some(false))])
     );
     assert_eq!(
         reason(&report.tools[0].normalization),
@@ -164,7 +176,7 @@ fn worked_example_responses_rebuilds_a_chat_tool_flat() {
     assert_eq!(flags(&report.summary), [true, false, false, false]);
     assert_eq!(
         rows(&report),
-        [(0, Some("g"), "/tools/0/function/parameters", Some(false))]
+        owned([(0, Some("g"), "/tools/0/function/parameters", Some(false))])
     );
     // The schema itself did not change; only the envelope did.
     assert!(!report.tools[0].normalization.changed);
@@ -220,7 +232,7 @@ fn every_shape_for_chat() {
     assert_eq!(
         rows(&report)
             .iter()
-            .map(|r| (r.0, r.1, r.3))
+            .map(|r| (r.0, r.1.as_deref(), r.3))
             .collect::<Vec<_>>(),
         [
             (0, Some("c"), None),
@@ -229,9 +241,9 @@ fn every_shape_for_chat() {
             (3, Some("m"), None)
         ]
     );
-    assert_eq!(report.tools[0].pointer, "/tools/0/function/parameters");
-    assert_eq!(report.tools[1].pointer, "/tools/1/parameters");
-    assert_eq!(report.tools[2].pointer, "/tools/2/input_schema");
+    assert_eq!(report.tools[0].pointer(), "/tools/0/function/parameters");
+    assert_eq!(report.tools[1].pointer(), "/tools/1/parameters");
+    assert_eq!(report.tools[2].pointer(), "/tools/2/input_schema");
     assert_eq!(flags(&report.summary), [true, false, false, false]);
 }
 
@@ -327,7 +339,7 @@ fn every_shape_for_google_gathers_declarations_where_the_first_stood() {
     assert_eq!(
         rows(&report)
             .iter()
-            .map(|r| (r.0, r.1, r.3))
+            .map(|r| (r.0, r.1.as_deref(), r.3))
             .collect::<Vec<_>>(),
         [
             (0, Some("c"), None),
@@ -338,7 +350,7 @@ fn every_shape_for_google_gathers_declarations_where_the_first_stood() {
         ]
     );
     assert_eq!(
-        report.tools[4].pointer,
+        report.tools[4].pointer(),
         "/tools/4/functionDeclarations/0/parameters"
     );
 }
@@ -370,7 +382,7 @@ fn every_shape_for_gemini_json_schema_writes_parameters_json_schema() {
             .all(|t| t.strict.is_none() && !t.normalization.strict)
     );
     assert_eq!(
-        report.tools[4].pointer,
+        report.tools[4].pointer(),
         "/tools/4/functionDeclarations/0/parameters"
     );
 }
@@ -397,7 +409,7 @@ fn gemini_json_schema_declarations_keep_their_place_and_lose_strict() {
         report
             .tools
             .iter()
-            .map(|t| t.pointer.as_str())
+            .map(ToolReport::pointer)
             .collect::<Vec<_>>(),
         [
             "/tools/0/functionDeclarations/0/parametersJsonSchema",
@@ -446,7 +458,7 @@ fn every_shape_for_mcp_keeps_raw_tools_in_place() {
         ]}),
     );
     assert_eq!(report.tools.len(), 4);
-    assert_eq!(report.tools[3].pointer, "/tools/3/inputSchema");
+    assert_eq!(report.tools[3].pointer(), "/tools/3/inputSchema");
     assert!(!report.tools[3].normalization.changed);
 }
 
@@ -474,7 +486,7 @@ fn the_first_matching_shape_wins() {
         report
             .tools
             .iter()
-            .map(|t| t.pointer.as_str())
+            .map(ToolReport::pointer)
             .collect::<Vec<_>>(),
         [
             "/tools/0/function/parameters",
@@ -1027,11 +1039,13 @@ fn google_array_keeps_entries_in_place_and_gathers_the_rest() {
             {"codeExecution": {}}
         ]}),
     );
+    let pointers: Vec<String> = report.tools.iter().map(ToolReport::pointer).collect();
     assert_eq!(
         report
             .tools
             .iter()
-            .map(|t| (t.index, t.name.as_deref(), t.pointer.as_str()))
+            .zip(&pointers)
+            .map(|(t, p)| (t.index, t.name.as_deref(), p.as_str()))
             .collect::<Vec<_>>(),
         [
             (1, Some("c1"), "/tools/1/function/parameters"),
@@ -1182,7 +1196,7 @@ fn code_assist_builds_the_envelope_in_member_order() {
             }
         }),
     );
-    assert_eq!(report.tools[0].pointer, "/tools/0/function/parameters");
+    assert_eq!(report.tools[0].pointer(), "/tools/0/function/parameters");
     // Absent members are not invented; a request without tools is still enveloped.
     let (out, report) = translate(
         Target::CloudCodeAssist,
@@ -1424,7 +1438,7 @@ fn the_summary_prefixes_reasons_and_changes() {
         .flat_map(|t| {
             t.normalization.changes.iter().map(|c| {
                 (
-                    format!("{}{}", t.pointer, c.pointer),
+                    format!("{}{}", t.pointer(), c.pointer),
                     c.rule.to_string(),
                     c.kind,
                 )
@@ -1562,13 +1576,13 @@ fn prepare_request_converts_raw_mcp_tools() {
     );
     assert_eq!(
         rows(&report),
-        [
+        owned([
             (0, Some("a"), "/tools/0/inputSchema", None),
             (1, None, "/tools/1/inputSchema", None),
             (2, Some("c"), "/tools/2/inputSchema", None),
             (3, Some("d"), "/tools/3/inputSchema", None),
             (5, Some("f"), "/tools/5/inputSchema", None),
-        ]
+        ])
     );
     assert_eq!(flags(&report.tools[0].normalization), [false; 4]);
     assert_eq!(
@@ -1745,7 +1759,7 @@ const KNOWN_BUGS: XFail = &[];
 /// A raw MCP tool translated for a native target is reported where its schema stood in the input.
 fn raw_mcp_tool_pointer() -> bool {
     let (_, report) = translate(Target::OpenAiChat, false, &every_shape());
-    report.tools.get(3).map(|t| t.pointer.as_str()) == Some("/tools/3/inputSchema")
+    report.tools.get(3).map(ToolReport::pointer).as_deref() == Some("/tools/3/inputSchema")
 }
 
 /// The Code Assist envelope and `ToolsReport`: inside an existing Code Assist envelope, pointers start with `/request`.
@@ -1753,7 +1767,7 @@ fn code_assist_envelope_pointer() -> bool {
     let request = json!({"model": "m", "request": {"tools": [chat_tool("t", &json!({"$ref": "#/missing"}))]}});
     let (_, report) = translate(Target::CloudCodeAssist, false, &request);
     let expected = "/request/tools/0/function/parameters";
-    report.tools.first().map(|t| t.pointer.as_str()) == Some(expected)
+    report.tools.first().map(ToolReport::pointer).as_deref() == Some(expected)
         && reason(&report.summary).map(|r| r.1).as_deref() == Some(expected)
 }
 

@@ -128,9 +128,9 @@ fn assert_same(normalizer: &Normalizer, options: &Options, label: &str) {
         let pointer = if mcp {
             format!("/tools/{}/inputSchema", g.index)
         } else {
-            w.pointer.clone()
+            w.pointer()
         };
-        assert_eq!(g.pointer, pointer, "{label}");
+        assert_eq!(g.pointer(), pointer, "{label}");
     }
     let (g, w) = (&got_report.summary, &want_report.summary);
     assert_eq!(
