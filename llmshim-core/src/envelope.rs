@@ -407,13 +407,18 @@ impl Envelope {
             .is_some_and(|w| request.get(w.member).is_some_and(Value::is_object))
     }
 
+    /// The wrapper member the request body sits in, when `request` is already wrapped.
+    pub fn body_member(&self, request: &Value) -> Option<&'static str> {
+        self.wrapper
+            .filter(|_| self.wrapped(request))
+            .map(|w| w.member)
+    }
+
     /// The pointer of the request body inside `request`: `""`, or the wrapper member's when already wrapped.
     pub fn body_pointer(&self, request: &Value) -> String {
         let mut pointer = String::new();
-        if let Some(w) = self.wrapper
-            && self.wrapped(request)
-        {
-            push_token(&mut pointer, w.member);
+        if let Some(member) = self.body_member(request) {
+            push_token(&mut pointer, member);
         }
         pointer
     }

@@ -69,10 +69,7 @@ impl Normalizer {
         let bypassed = options.bypass || flags.no_schema_normalization;
         let mut changed = false;
         // The wrapper member the body already sits in, if any: the first token of every tool's pointer.
-        let body = envelope
-            .wrapper
-            .filter(|_| envelope.wrapped(request))
-            .map(|w| w.member);
+        let body = envelope.body_member(request);
         let mut report = ToolsReport::default();
         if let Some(tools) = envelope.tools_mut(request) {
             let run = normalize::Run { options, bypassed };

@@ -23,9 +23,8 @@ pub struct ToolReport {
 impl ToolReport {
     /// Where the tool's schema stood in the input, as a JSON Pointer, for example `/tools/2/function/parameters`.
     ///
-    /// The report keeps the pointer's parts, which are borrowed from the target's envelope, and writes the text
-    /// only when asked: most callers never read it, and a string per tool was a tenth of a cached request's own
-    /// cost.
+    /// The report keeps the pointer's parts, names borrowed from the target's envelope, and writes the text anew
+    /// on each call, so a request whose reports are never read builds no pointer.
     pub fn pointer(&self) -> String {
         self.place.pointer()
     }
