@@ -102,8 +102,8 @@ fn corpus(c: &mut Criterion) {
     for target in Target::BUILTIN {
         for (mode, strict) in [("plain", false), ("strict", true)] {
             let options = Options::for_target(target).with_strict(strict);
-            // One pass holds about 1,450 distinct schemas (each tool's MCP pass and target pass), more than the
-            // default memo's 512 entries, so the cached rows use a memo of their own sized for the corpus.
+            // One pass holds 725 distinct schemas (each raw MCP tool's schema, normalized once for the target), more
+            // than the default memo's 512 entries, so the cached rows use a memo of their own sized for the corpus.
             let memo = Arc::new(SchemaMemo::new(
                 Limits::default()
                     .with_max_entries(8_192)
