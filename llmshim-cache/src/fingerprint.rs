@@ -169,7 +169,8 @@ impl Sink for Mix {
 fn fold(start: u64, words: &[u64]) -> u64 {
     // The second word of each pair is xored with a word of the seed's, so no fixed word zeroes the product.
     let key = start.rotate_left(32) ^ MULTIPLIER;
-    // The states start apart, and apart from `key`: a state equal to `key` would fold a pair and its swap alike.
+    // The states start apart from each other and, for all but a handful of seeds, from `key`: a state equal to
+    // `key` folds a pair and its swap alike (a collision, which costs only a miss).
     let mut states = [
         start,
         start ^ 0x243f_6a88_85a3_08d3,
@@ -700,9 +701,9 @@ mod tests {
         assert_eq!(decode(&[0xff]), None);
     }
 
-    /// The fold reads every word where it stands: over encodings of every length up to five blocks of its four
-    /// states, changing any one word, swapping two neighbours or dropping the last word gives another folded word,
-    /// under two starts.
+    /// The fold reads every word where it stands: over word lists of every length up to five of its blocks of
+    /// eight words, changing any one word, swapping two neighbours or dropping the last word gives another folded
+    /// word, under two starts.
     #[test]
     fn the_fold_reads_every_word_in_its_place() {
         for start in [0, 0x0123_4567_89ab_cdef] {
