@@ -1,5 +1,6 @@
 //! `ToolsReport`: one report per function tool and a summary for the request.
 
+use llmshim_core::envelope::ToolShape;
 use llmshim_core::pointer::push_token;
 use llmshim_core::{Change, Normalization};
 use std::fmt;
@@ -76,10 +77,10 @@ impl Place {
             p.push('/');
             push_index(&mut p, d);
         }
-        if let Some(holder) = self.holder {
-            push_token(&mut p, holder);
-        }
-        push_token(&mut p, self.key);
+        // The holder and the key are spelled as the envelope spells a schema's tokens inside a tool of its shape.
+        let mut shape = ToolShape::new(self.key);
+        shape.holder = self.holder;
+        shape.push_schema_tokens(&mut p);
         p
     }
 }
