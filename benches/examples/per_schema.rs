@@ -7,7 +7,9 @@
 //! `per_schema [uncached|cached]` prints one JSON object: `{"rows": [{"target", "strict", "cache", "n",
 //! "mean_us", "median_us"}…]}`, one row per built-in target and mode; `per_schema <uncached|cached> <target>
 //! <plain|strict>` prints that row alone, with `per_schema_ns`, every schema's median in corpus order, for a
-//! comparison schema by schema. The normalizers are built as the corpus rows of `benches/benches/tools.rs` build
+//! comparison schema by schema. An uncached row also gives `walked`: how many schemas the look before the walk
+//! leaves to the walk (`llmshim::testing::walks`) and their share of the sum of the per-schema medians, with their
+//! corpus indices in a one-row run, so that a peer's per-schema timings can be split the same way. The normalizers are built as the corpus rows of `benches/benches/tools.rs` build
 //! theirs: uncached with the memo switched off by fixed flags; cached with a memo of its own sized for the corpus,
 //! which the first untimed call fills, so every timed call is a hit that hands back the caller's own copy.
 //! A peer measured the same way (the same schemas in the same order, a fresh copy made outside the timed region
@@ -134,6 +136,25 @@ fn main() -> ExitCode {
                 "mean_us": (mean / 10.0).round() / 100.0,
                 "median_us": (mid / 10.0).round() / 100.0,
             });
+            // Uncached, the schemas the look before the walk leaves to the walk, and their part of the row's sum.
+            if cache == "uncached" {
+                let walked: Vec<usize> = schemas
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, schema)| llmshim::testing::walks(&normalizer, &options, schema))
+                    .map(|(i, _)| i)
+                    .collect();
+                let sum = medians.iter().sum::<f64>();
+                let walked_sum = walked.iter().filter_map(|&i| medians.get(i)).sum::<f64>();
+                let share = if sum > 0.0 { walked_sum / sum } else { 0.0 };
+                line["walked"] = json!({
+                    "n": walked.len(),
+                    "share_of_sum": (share * 1000.0).round() / 1000.0,
+                });
+                if only.is_some() {
+                    line["walked"]["indices"] = json!(walked);
+                }
+            }
             if only.is_some() {
                 line["per_schema_ns"] = json!(medians);
             }

@@ -1,4 +1,5 @@
-//! Contract checks for a target's rule set, built-in or custom (feature `testing`).
+//! Contract checks for a target's rule set, built-in or custom, and which path a normalization takes (feature
+//! `testing`).
 
 use std::sync::Arc;
 
@@ -16,6 +17,28 @@ pub struct Summary {
     pub runs: usize,
     /// How many of them fell back.
     pub fallbacks: usize,
+}
+
+/// Whether `normalizer`, without a memo, normalizes `schema` with `options` through the walk, rather than through the
+/// look before it that reads the schema once and closes or edits it where it is (ARCHITECTURE.md, Performance).
+///
+/// For measurements that split a workload by the path it takes (`benches/examples/per_schema.rs`): the walk's cost
+/// per schema is many times the look's. `false` also where the environment or the options skip normalization.
+///
+/// ```
+/// use llmshim::schema::{Normalizer, Options, Target};
+/// use serde_json::json;
+///
+/// let normalizer = Normalizer::default().without_memo();
+/// let strict = Options::for_target(Target::OpenAiChat).with_strict(true);
+/// let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+/// assert!(!llmshim::testing::walks(&normalizer, &strict, &plain));
+/// // A reference is resolved by the walk.
+/// let referring = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+/// assert!(llmshim::testing::walks(&normalizer, &strict, &referring));
+/// ```
+pub fn walks(normalizer: &Normalizer, options: &Options, schema: &Value) -> bool {
+    normalizer.walks(options, schema)
 }
 
 /// Runs the contract checks every built-in target passes on a fixed set of schemas, non-strict and strict: every

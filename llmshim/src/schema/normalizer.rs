@@ -144,6 +144,21 @@ impl Normalizer {
         }
     }
 
+    /// Whether normalizing `schema` with `options` and no memo runs the walk: neither the environment nor the options
+    /// skip normalization, and the look for the effective mode does not take the schema (`llmshim::testing::walks`).
+    #[cfg(feature = "testing")]
+    pub(crate) fn walks(&self, options: &Options, schema: &Value) -> bool {
+        let flags = self.env.read();
+        if options.bypass || flags.no_schema_normalization {
+            return false;
+        }
+        let mut effective = options.clone();
+        if flags.no_strict || options.target.rules().rules().strict.is_none() {
+            effective.strict = false;
+        }
+        unchanged::look(&effective, schema).is_none()
+    }
+
     /// The one normalization path; with `keep`, a hit comes back unapplied and any other path hands back the input as
     /// it was, as [`Normalizer::normalize_keeping`] says; with `same`, the memo lookup starts from its entry, as
     /// [`Normalizer::normalize_same`] says.
