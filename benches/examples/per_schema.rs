@@ -9,12 +9,12 @@
 //! <plain|strict>` prints that row alone, with `per_schema_ns`, every schema's median in corpus order, for a
 //! comparison schema by schema. An uncached row also gives `walked`: how many schemas the look before the walk
 //! leaves to the walk (`llmshim::testing::walks`) and their share of the sum of the per-schema medians, with their
-//! corpus indices in a one-row run, so that a peer's per-schema timings can be split the same way. The normalizers are built as the corpus rows of `benches/benches/tools.rs` build
-//! theirs: uncached with the memo switched off by fixed flags; cached with a memo of its own sized for the corpus,
-//! which the first untimed call fills, so every timed call is a hit that hands back the caller's own copy.
-//! A peer measured the same way (the same schemas in the same order, a fresh copy made outside the timed region
-//! before each call, 20 untimed calls, the median of 200) can be set beside these rows. The method, the peers and
-//! the numbers of the last comparison are in `PERFORMANCE.md`.
+//! corpus indices in a one-row run, so that a peer's per-schema timings can be split the same way. The normalizers
+//! are built as the corpus rows of `benches/benches/tools.rs` build theirs: uncached with the memo switched off by
+//! fixed flags; cached with a memo of its own sized for the corpus, which the first untimed call fills, so every
+//! timed call is a hit that hands back the caller's own copy. A peer measured the same way (the same schemas in the
+//! same order, a fresh copy made outside the timed region before each call, 20 untimed calls, the median of 200) can
+//! be set beside these rows. The method, the peers and the numbers of the last comparison are in `PERFORMANCE.md`.
 
 // Nanosecond timings and schema counts stay far below 2^52, where `f64` holds integers exactly.
 #![allow(clippy::cast_precision_loss)]

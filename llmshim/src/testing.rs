@@ -26,15 +26,19 @@ pub struct Summary {
 /// per schema is many times the look's. `false` also where the environment or the options skip normalization.
 ///
 /// ```
-/// use llmshim::schema::{Normalizer, Options, Target};
+/// use llmshim::schema::{Env, EnvFlags, Normalizer, Options, Target};
 /// use serde_json::json;
 ///
-/// let normalizer = Normalizer::default().without_memo();
+/// let normalizer = Normalizer::new(Env::Fixed(EnvFlags::default())).without_memo();
 /// let strict = Options::for_target(Target::OpenAiChat).with_strict(true);
 /// let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
 /// assert!(!llmshim::testing::walks(&normalizer, &strict, &plain));
 /// // A reference is resolved by the walk.
-/// let referring = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}});
+/// let referring = json!({
+///     "type": "object",
+///     "properties": {"a": {"$ref": "#/$defs/A"}},
+///     "$defs": {"A": {"type": "string"}}
+/// });
 /// assert!(llmshim::testing::walks(&normalizer, &strict, &referring));
 /// ```
 pub fn walks(normalizer: &Normalizer, options: &Options, schema: &Value) -> bool {

@@ -9,7 +9,7 @@ use llmshim_core::{FallbackKind, Normalization};
 use serde_json::Value;
 
 use crate::schema::unchanged::{Closable, Looked};
-use crate::schema::{Env, Options, Target};
+use crate::schema::{Env, EnvFlags, Options, Target};
 use crate::schema::{pipeline, unchanged};
 
 /// The memo type the facade uses: keyed by the effective [`Options`].
@@ -19,6 +19,19 @@ pub type SchemaMemo = Memo<Options>;
 fn process_memo() -> &'static Arc<SchemaMemo> {
     static MEMO: OnceLock<Arc<SchemaMemo>> = OnceLock::new();
     MEMO.get_or_init(|| Arc::new(Memo::new(Limits::default())))
+}
+
+/// The options a normalization runs with under the environment's `flags`: without strict where the flags switch it
+/// off or the target has no strict mode; `None` where the options or the flags skip normalization.
+fn effective(options: &Options, flags: EnvFlags) -> Option<Options> {
+    if options.bypass || flags.no_schema_normalization {
+        return None;
+    }
+    let mut effective = options.clone();
+    if flags.no_strict || options.target.rules().rules().strict.is_none() {
+        effective.strict = false;
+    }
+    Some(effective)
 }
 
 #[derive(Clone, Debug)]
@@ -148,15 +161,8 @@ impl Normalizer {
     /// skip normalization, and the look for the effective mode does not take the schema (`llmshim::testing::walks`).
     #[cfg(feature = "testing")]
     pub(crate) fn walks(&self, options: &Options, schema: &Value) -> bool {
-        let flags = self.env.read();
-        if options.bypass || flags.no_schema_normalization {
-            return false;
-        }
-        let mut effective = options.clone();
-        if flags.no_strict || options.target.rules().rules().strict.is_none() {
-            effective.strict = false;
-        }
-        unchanged::look(&effective, schema).is_none()
+        effective(options, self.env.read())
+            .is_some_and(|effective| unchanged::look(&effective, schema).is_none())
     }
 
     /// The one normalization path; with `keep`, a hit comes back unapplied and any other path hands back the input as
@@ -196,13 +202,9 @@ impl Normalizer {
             None
         };
         let flags = self.env.read();
-        if options.bypass || flags.no_schema_normalization {
+        let Some(effective) = effective(options, flags) else {
             return Outcome::Done(Normalization::bypassed(), copy(schema), None);
-        }
-        let mut effective = options.clone();
-        if flags.no_strict || options.target.rules().rules().strict.is_none() {
-            effective.strict = false;
-        }
+        };
         let memo = match (&self.memo, flags.no_schema_cache) {
             (_, true) | (MemoChoice::Off, _) => None,
             (MemoChoice::Process, false) => Some(process_memo()),
